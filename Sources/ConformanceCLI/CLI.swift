@@ -1,0 +1,115 @@
+import Foundation
+import Vectors
+
+/// Subcommand dispatch, mirroring swift-argument-parser's conventions: help on stdout with exit 0,
+/// diagnostics on stderr, exit 2 for a usage error.
+enum CLI {
+    static let overview = """
+    OVERVIEW: Conformance and test-vector suite for the Pixie sync wire formats.
+
+    USAGE: conformance <subcommand> [options]
+
+    SUBCOMMANDS:
+      generate            Rewrite vectors/ from the reference implementation (deterministic).
+      verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
+      bench <name>        Release-build benchmarks: digest.
+
+    OPTIONS:
+      -h, --help          Show help.
+      --version           Print the suite version.
+
+    EXIT CODES:
+      0 success, 1 verification or test failures, 2 usage error, 3 could not run.
+    """
+
+    static func main(_ args: [String]) -> Int32 {
+        guard let sub = args.first else {
+            print(overview)
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        switch sub {
+        case "-h", "--help", "help":
+            print(overview)
+            return 0
+        case "--version":
+            print(SuiteInfo.version)
+            return 0
+        case "generate": return GenerateCommand.run(rest)
+        case "verify": return VerifyCommand.run(rest)
+        case "bench": return BenchCommand.run(rest)
+        default:
+            FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
+            return 2
+        }
+    }
+
+    static func fail(_ message: String, code: Int32 = 2) -> Int32 {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        return code
+    }
+
+    /// `--vectors DIR` (default `vectors` under the current directory).
+    static func vectorsDirectory(_ args: inout [String]) -> URL {
+        if let i = args.firstIndex(of: "--vectors"), i + 1 < args.count {
+            let dir = args[i + 1]
+            args.removeSubrange(i...(i + 1))
+            return URL(fileURLWithPath: dir)
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("vectors")
+    }
+}
+
+enum GenerateCommand {
+    static let help = """
+    OVERVIEW: Rewrite vectors/ (JSON, CBOR twins, MANIFEST.json) from the reference implementation.
+
+    USAGE: conformance generate [--vectors DIR]
+    """
+
+    static func run(_ argv: [String]) -> Int32 {
+        var args = argv
+        if args.contains("-h") || args.contains("--help") { print(help); return 0 }
+        let dir = CLI.vectorsDirectory(&args)
+        guard args.isEmpty else { return CLI.fail("unexpected arguments: \(args.joined(separator: " "))") }
+        do {
+            try VectorSuite.write(to: dir)
+            let (files, vfs) = try VectorSuite.generateAll()
+            for vf in vfs { print("\(vf.format): \(vf.cases.count) cases") }
+            print("wrote \(files.count) files to \(dir.path)")
+            return 0
+        } catch {
+            return CLI.fail("generation failed: \(error)", code: 1)
+        }
+    }
+}
+
+enum VerifyCommand {
+    static let help = """
+    OVERVIEW: Regenerate every vector in memory and compare with vectors/ byte for byte.
+              Fails (exit 1) naming each case that differs, is missing or is new.
+
+    USAGE: conformance verify [--vectors DIR]
+    """
+
+    static func run(_ argv: [String]) -> Int32 {
+        var args = argv
+        if args.contains("-h") || args.contains("--help") { print(help); return 0 }
+        let dir = CLI.vectorsDirectory(&args)
+        guard args.isEmpty else { return CLI.fail("unexpected arguments: \(args.joined(separator: " "))") }
+        do {
+            let diffs = try VectorSuite.verify(directory: dir)
+            if diffs.isEmpty {
+                let (files, vfs) = try VectorSuite.generateAll()
+                let total = vfs.reduce(0) { $0 + $1.cases.count }
+                print("verify: \(files.count) files, \(total) cases, all identical to a fresh generation")
+                return 0
+            }
+            for d in diffs { print("DIFF \(d)") }
+            print("verify: \(diffs.count) difference(s); run 'swift run conformance generate' if the change is intended, and bump the format's wire version if an output moved")
+            return 1
+        } catch {
+            return CLI.fail("verification could not run: \(error)", code: 3)
+        }
+    }
+}

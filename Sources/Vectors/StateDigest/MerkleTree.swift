@@ -1,0 +1,70 @@
+import Primitives
+
+/// The StateDigest Merkle fold (SPEC.md §StateDigest.Merkle).
+///
+/// Leaves are sorted by key and folded pairwise, level by level; an odd node at the end of a
+/// level is promoted unchanged (no padding, no self-pairing), so a one-leaf tree's root is its
+/// leaf. Interior nodes hash under `pixie.state.node`, a separator distinct from every leaf's.
+public enum MerkleTree {
+    public static let nodeSeparator = "pixie.state.node"
+    public static let emptySeparator = "pixie.state.empty"
+
+    /// SHA-256("pixie.state.node" || 0x00 || left || right).
+    @inlinable
+    public static func node(_ left: SHA256Digest, _ right: SHA256Digest) -> SHA256Digest {
+        // 17 separator bytes + 64 digest bytes, built on the stack.
+        var buf: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &buf) { raw in
+            let p = raw.baseAddress!
+            // "pixie.state.node\0"
+            for (i, c) in nodePrefix.enumerated() { p.storeBytes(of: c, toByteOffset: i, as: UInt8.self) }
+            left.write(to: p + 17)
+            right.write(to: p + 49)
+            return SHA256.hash(UnsafeRawBufferPointer(start: p, count: 81))
+        }
+    }
+
+    @usableFromInline static let nodePrefix: [UInt8] = Array("pixie.state.node".utf8) + [0]
+
+    /// The root of an empty namespace: SHA-256("pixie.state.empty" || 0x00 || namespace name).
+    /// A real hash rather than 32 zero bytes, so an implementation that forgot to compute a root
+    /// (an all-zero buffer) never matches it.
+    public static func emptyRoot(_ ns: Namespace) -> SHA256Digest {
+        SHA256.hash(Array(emptySeparator.utf8) + [0] + Array(ns.rawValue.utf8))
+    }
+
+    /// Folds leaves that are already in key order. Empty input has no root here; callers use
+    /// `emptyRoot`.
+    public static func fold(_ sortedLeaves: [SHA256Digest]) -> SHA256Digest? {
+        guard !sortedLeaves.isEmpty else { return nil }
+        var level = sortedLeaves
+        var n = level.count
+        level.withUnsafeMutableBufferPointer { buf in
+            while n > 1 {
+                var out = 0
+                var i = 0
+                while i + 1 < n {
+                    buf[out] = node(buf[i], buf[i + 1])
+                    out += 1
+                    i += 2
+                }
+                if i < n {
+                    buf[out] = buf[i]  // odd node promoted unchanged
+                    out += 1
+                }
+                n = out
+            }
+        }
+        return level[0]
+    }
+
+    /// Sorts `(key, leaf)` pairs by key bytes and folds them; rejects a key that appears twice.
+    public static func root(namespace: Namespace, keyedLeaves: [(key: [UInt8], leaf: SHA256Digest)]) throws(WireError) -> SHA256Digest {
+        let sorted = keyedLeaves.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        for i in sorted.indices.dropFirst() where sorted[i].key == sorted[i - 1].key {
+            throw WireError(.duplicateKey, "key \(Hex.encode(sorted[i].key)) appears twice in \(namespace.rawValue)", field: "key")
+        }
+        return fold(sorted.map(\.leaf)) ?? emptyRoot(namespace)
+    }
+}

@@ -1,0 +1,55 @@
+import Primitives
+
+/// The notebook body's contribution to its leaf: content, never residency (seed 002 §7).
+///
+/// A resident body contributes `noteBodyDigest(body)`; an offloaded one contributes the
+/// `contentHash` stamped from that same digest before the body was cleared. So offloading,
+/// un-offloading and naming another holder never move the leaf.
+public enum NotebookBody {
+    public static let separator = "pixie.notebook.body"
+
+    /// SHA-256("pixie.notebook.body" || 0x00 || UTF-8 body).
+    public static func digest(_ body: String) -> SHA256Digest {
+        var h = SHA256()
+        h.update(Array(separator.utf8))
+        h.update(CollectionOfOne(UInt8(0)))
+        var b = body
+        b.withUTF8 { h.update(UnsafeRawBufferPointer($0)) }
+        return h.finalize()
+    }
+
+    /// The 32 bytes the leaf commits for this row's body.
+    static func contribution(_ row: Row) throws(WireError) -> SHA256Digest {
+        if case .bool(true)? = row["bodyOffloaded"] {
+            guard case .bytes(let h)? = row["contentHash"], let d = SHA256Digest(bytes: h) else {
+                throw WireError(.notebookOffloadedWithoutHash, "an offloaded note must carry its 32-byte contentHash", field: "contentHash")
+            }
+            return d
+        }
+        guard case .text(let body)? = row["body"] else { return digest("") }
+        return digest(body)
+    }
+
+    /// `markOffloaded`: refuses unless the stamped hash equals the digest of the resident body,
+    /// then stamps it and clears the body. `updatedAt` is untouched: residency is not an edit.
+    public static func markOffloaded(_ row: Row, contentHash: [UInt8], holder: [UInt8]?) throws(WireError) -> Row {
+        guard row.namespace == .notebook else {
+            throw WireError(.unknownNamespace, "markOffloaded applies to notebook rows", field: "row")
+        }
+        if case .bool(true)? = row["bodyOffloaded"] {
+            throw WireError(.inputBadValue, "the note is already offloaded", field: "row.bodyOffloaded")
+        }
+        guard contentHash.count == 32 else {
+            throw WireError(.inputBadLength, "contentHash must be 32 bytes, got \(contentHash.count)", field: "contentHash")
+        }
+        guard case .text(let body)? = row["body"], digest(body).bytes == contentHash else {
+            throw WireError(.notebookOffloadHashMismatch, "contentHash does not equal noteBodyDigest(body)", field: "contentHash")
+        }
+        var out = row
+        out["contentHash"] = .bytes(contentHash)
+        out["bodyOffloaded"] = .bool(true)
+        out["offloadHolderPubkey"] = holder.map { .bytes($0) }
+        out["body"] = .text("")
+        return out
+    }
+}

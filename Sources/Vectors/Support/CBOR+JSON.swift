@@ -1,0 +1,52 @@
+/// The vector data model is `CBOR`: the same tree renders to a vector file's JSON (bytes as
+/// lowercase hex, integers beyond 2^53 as decimal strings, map order as built) and to its CBOR twin
+/// (deterministic, map keys sorted). Only text-keyed maps appear in vectors.
+extension CBOR {
+    /// The largest integer magnitude JSON carries as a number (2^53); beyond it, a decimal string.
+    public static let jsonSafeInteger: UInt64 = 1 << 53
+
+    public var json: JSONValue {
+        switch self {
+        case .unsigned(let v):
+            return v <= CBOR.jsonSafeInteger ? .number(String(v)) : .string(String(v))
+        case .negative(let n):
+            // value = -1 - n
+            if n < CBOR.jsonSafeInteger { return .number("-" + String(n + 1)) }
+            return .string(n == UInt64.max ? "-18446744073709551616" : "-" + String(n + 1))
+        case .bytes(let b): return .string(Hex.encode(b))
+        case .text(let s): return .string(s)
+        case .array(let items): return .array(items.map(\.json))
+        case .map(let entries):
+            return .object(entries.map { e in
+                let key: String
+                switch e.key {
+                case .text(let s): key = s
+                default: key = CBORDiagnostic.render(e.key)
+                }
+                return (key, e.value.json)
+            })
+        case .tagged(_, let inner): return inner.json
+        case .simple(let v): return .number(String(v))
+        case .bool(let b): return .bool(b)
+        case .null, .undefined: return .null
+        case .float(let d): return .number(String(d))
+        }
+    }
+
+    /// Text-keyed map built in the given order (the order JSON shows).
+    public static func object(_ pairs: KeyValuePairs<String, CBOR>) -> CBOR {
+        .map(pairs.map { CBORMapEntry(key: .text($0.key), value: $0.value) })
+    }
+
+    public static func object(_ pairs: [(String, CBOR)]) -> CBOR {
+        .map(pairs.map { CBORMapEntry(key: .text($0.0), value: $0.1) })
+    }
+
+    /// Member lookup on a text-keyed map.
+    public subscript(key: String) -> CBOR? {
+        guard case .map(let entries) = self else { return nil }
+        return entries.first { $0.key == .text(key) }?.value
+    }
+}
+
+import Primitives

@@ -1,0 +1,32 @@
+/// The suite's error vocabulary: one list shared by SPEC.md, the negative vectors, the runner
+/// protocol and this implementation. A raw value is never renamed or reused; a withdrawn code
+/// stays listed in SPEC.md with the reason.
+public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
+    // CBOR (RFC 8949 §4.2.1 core deterministic encoding, read strictly)
+    case cborTruncated = "cbor_truncated"
+    case cborNonCanonical = "cbor_non_canonical"
+    case cborIndefiniteLength = "cbor_indefinite_length"
+    case cborReservedInfo = "cbor_reserved_additional_info"
+    case cborInvalidSimple = "cbor_invalid_simple"
+    case cborDuplicateMapKey = "cbor_duplicate_map_key"
+    case cborUnsortedMapKeys = "cbor_unsorted_map_keys"
+    case cborInvalidUTF8 = "cbor_invalid_utf8"
+    case cborTrailingBytes = "cbor_trailing_bytes"
+    case cborDepthExceeded = "cbor_depth_exceeded"
+
+    // Structured input (vector `input` objects and runner case inputs)
+    case inputMissingField = "input_missing_field"
+    case inputBadType = "input_bad_type"
+    case inputBadLength = "input_bad_length"
+    case inputBadValue = "input_bad_value"
+    case unknownNamespace = "unknown_namespace"
+    case unknownOp = "unknown_op"
+    case unknownField = "input_unknown_field"
+    case duplicateKey = "duplicate_key"
+
+    // StateDigest v6
+    case digestWrongLength = "digest_wrong_length"
+    case digestUnsupportedVersion = "digest_unsupported_version"
+    case notebookOffloadHashMismatch = "notebook_offload_hash_mismatch"
+    case notebookOffloadedWithoutHash = "notebook_offloaded_without_hash"
+}

@@ -1,0 +1,305 @@
+/// A JSON value that keeps object key order and number literals exactly as written.
+///
+/// Why not Foundation's JSONSerialization: vector files must be byte-for-byte reproducible (key
+/// order, number spelling), integers beyond 2^53 must not pass through a Double, and the runner must
+/// report *where* a testee's line is malformed. This type does all three.
+public indirect enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    /// The literal as written (e.g. `-12`, `1.5e3`).
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .number(let n): hasher.combine(n)
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let o):
+            for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+        }
+    }
+
+    public static func int(_ v: Int) -> JSONValue { .number(String(v)) }
+
+    /// Member lookup on an object (first match); nil for other kinds.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var objectValue: [(String, JSONValue)]? { if case .object(let o) = self { return o } else { return nil } }
+    /// An integer literal (no fraction or exponent) that fits Int64; a decimal string is also
+    /// accepted because integers beyond 2^53 travel as strings.
+    public var int64Value: Int64? {
+        switch self {
+        case .number(let n): return Int64(n)
+        case .string(let s): return Int64(s)
+        default: return nil
+        }
+    }
+    public var uint64Value: UInt64? {
+        switch self {
+        case .number(let n): return UInt64(n)
+        case .string(let s): return UInt64(s)
+        default: return nil
+        }
+    }
+}
+
+// MARK: - Writing
+
+extension JSONValue {
+    /// One line, no spaces: the runner protocol's framing (JSON lines).
+    public var compact: String {
+        var out = ""
+        write(into: &out, indent: nil, level: 0)
+        return out
+    }
+
+    /// Two-space indented, keys in stored order, a trailing newline: the vector files' layout.
+    public var pretty: String {
+        var out = ""
+        write(into: &out, indent: "  ", level: 0)
+        out += "\n"
+        return out
+    }
+
+    private func write(into out: inout String, indent: String?, level: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): JSONValue.escape(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+                item.write(into: &out, indent: indent, level: level + 1)
+            }
+            if let indent { out += "\n" + String(repeating: indent, count: level) }
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, (k, v)) in members.enumerated() {
+                if i > 0 { out += "," }
+                if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+                JSONValue.escape(k, into: &out)
+                out += indent == nil ? ":" : ": "
+                v.write(into: &out, indent: indent, level: level + 1)
+            }
+            if let indent { out += "\n" + String(repeating: indent, count: level) }
+            out += "}"
+        }
+    }
+
+    static func escape(_ s: String, into out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        out += "\""
+    }
+}
+
+// MARK: - Parsing
+
+/// Why a JSON text failed to parse, and where (byte offset).
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+    public let offset: Int
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}
+
+extension JSONValue {
+    /// Parses one JSON text (RFC 8259). Rejects trailing content, and nesting deeper than 128.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        var p = JSONParser(Array(text.utf8))
+        p.skipSpace()
+        let v = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.pos == p.bytes.count else { throw JSONParseError(reason: "trailing characters", offset: p.pos) }
+        return v
+    }
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var pos = 0
+    init(_ b: [UInt8]) { bytes = b }
+
+    mutating func skipSpace() {
+        while pos < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[pos]) { pos += 1 }
+    }
+
+    func fail(_ r: String) -> JSONParseError { JSONParseError(reason: r, offset: pos) }
+
+    mutating func literal(_ word: String, _ v: JSONValue) throws(JSONParseError) -> JSONValue {
+        let w = Array(word.utf8)
+        guard pos + w.count <= bytes.count, Array(bytes[pos..<pos + w.count]) == w else { throw fail("unexpected token") }
+        pos += w.count
+        return v
+    }
+
+    mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth < 128 else { throw fail("nesting too deep") }
+        guard pos < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[pos] {
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "["):
+            pos += 1
+            var items: [JSONValue] = []
+            skipSpace()
+            if pos < bytes.count, bytes[pos] == UInt8(ascii: "]") { pos += 1; return .array(items) }
+            while true {
+                skipSpace()
+                items.append(try value(depth: depth + 1))
+                skipSpace()
+                guard pos < bytes.count else { throw fail("unterminated array") }
+                if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
+                if bytes[pos] == UInt8(ascii: "]") { pos += 1; return .array(items) }
+                throw fail("expected , or ]")
+            }
+        case UInt8(ascii: "{"):
+            pos += 1
+            var members: [(String, JSONValue)] = []
+            skipSpace()
+            if pos < bytes.count, bytes[pos] == UInt8(ascii: "}") { pos += 1; return .object(members) }
+            while true {
+                skipSpace()
+                guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+                let k = try string()
+                skipSpace()
+                guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw fail("expected :") }
+                pos += 1
+                skipSpace()
+                members.append((k, try value(depth: depth + 1)))
+                skipSpace()
+                guard pos < bytes.count else { throw fail("unterminated object") }
+                if bytes[pos] == UInt8(ascii: ",") { pos += 1; continue }
+                if bytes[pos] == UInt8(ascii: "}") { pos += 1; return .object(members) }
+                throw fail("expected , or }")
+            }
+        default:
+            return try number()
+        }
+    }
+
+    mutating func number() throws(JSONParseError) -> JSONValue {
+        let start = pos
+        func digits() -> Int {
+            let s = pos
+            while pos < bytes.count, bytes[pos] >= 0x30, bytes[pos] <= 0x39 { pos += 1 }
+            return pos - s
+        }
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+        guard pos < bytes.count else { throw fail("unexpected end of input") }
+        if bytes[pos] == UInt8(ascii: "0") { pos += 1 } else if digits() == 0 { throw fail("unexpected character") }
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: ".") {
+            pos += 1
+            guard digits() > 0 else { throw fail("digit expected after .") }
+        }
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
+            pos += 1
+            if pos < bytes.count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+            guard digits() > 0 else { throw fail("digit expected in exponent") }
+        }
+        return .number(String(decoding: bytes[start..<pos], as: UTF8.self))
+    }
+
+    mutating func hex4() throws(JSONParseError) -> UInt32 {
+        guard pos + 4 <= bytes.count else { throw fail("truncated \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[pos]
+            let d: UInt32
+            switch c {
+            case 0x30...0x39: d = UInt32(c - 0x30)
+            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
+            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
+            default: throw fail("bad \\u escape")
+            }
+            v = v << 4 | d
+            pos += 1
+        }
+        return v
+    }
+
+    mutating func string() throws(JSONParseError) -> String {
+        pos += 1  // opening quote
+        var out: [UInt8] = []
+        while true {
+            guard pos < bytes.count else { throw fail("unterminated string") }
+            let c = bytes[pos]
+            if c == UInt8(ascii: "\"") { pos += 1; break }
+            if c < 0x20 { throw fail("control character in string") }
+            if c != UInt8(ascii: "\\") { out.append(c); pos += 1; continue }
+            pos += 1
+            guard pos < bytes.count else { throw fail("unterminated escape") }
+            let e = bytes[pos]
+            pos += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5c)
+            case UInt8(ascii: "/"): out.append(0x2f)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0c)
+            case UInt8(ascii: "n"): out.append(0x0a)
+            case UInt8(ascii: "r"): out.append(0x0d)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xd800..<0xdc00).contains(scalar) {
+                    guard pos + 6 <= bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
+                        throw fail("unpaired surrogate")
+                    }
+                    pos += 2
+                    let low = try hex4()
+                    guard (0xdc00..<0xe000).contains(low) else { throw fail("unpaired surrogate") }
+                    scalar = 0x10000 + ((scalar - 0xd800) << 10) + (low - 0xdc00)
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            default: throw fail("bad escape")
+            }
+        }
+        guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+        return s
+    }
+}
