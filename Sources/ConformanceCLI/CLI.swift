@@ -12,7 +12,10 @@ enum CLI {
     SUBCOMMANDS:
       generate            Rewrite vectors/ from the reference implementation (deterministic).
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
-      bench <name>        Release-build benchmarks: digest.
+      run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §5).
+      serve               Be a testee: the reference implementation over the runner protocol.
+      list [opts]         Print the ids of the selected cases (same as run --list).
+      bench <name>        Release-build benchmarks: digest, runner.
 
     OPTIONS:
       -h, --help          Show help.
@@ -38,6 +41,9 @@ enum CLI {
         case "generate": return GenerateCommand.run(rest)
         case "verify": return VerifyCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
+        case "run": return RunCommand.run(rest)
+        case "serve": return ServeCommand.run(rest)
+        case "list": return RunCommand.run(rest + ["--list"])
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2
