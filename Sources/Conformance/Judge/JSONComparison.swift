@@ -59,7 +59,7 @@ public enum JSONComparison {
             if es.lowercased() == asv.lowercased() && isLowerHex(es) {
                 add("expected \(render(e)), got \(render(a)): uppercase hex; bytes are written in lowercase hex (SPEC.md conventions)")
             } else {
-                add("expected \(render(e)), got \(render(a))" + firstDifference(es, asv))
+                add(stringDifference(es, asv))
             }
         case (.bool(let x), .bool(let y)) where x == y: return
         case (.null, .null): return
@@ -89,12 +89,21 @@ public enum JSONComparison {
         }
     }
 
-    static func firstDifference(_ a: String, _ b: String) -> String {
+    /// Short strings in full; long ones (hex of preimages, digests) as a window around the first
+    /// differing character, so the eye lands on the drift.
+    static func stringDifference(_ a: String, _ b: String) -> String {
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
-        guard x.count > 16 || y.count > 16 else { return "" }
+        guard x.count > 80 || y.count > 80 else { return "expected \(render(.string(a))), got \(render(.string(b)))" }
         var i = 0
         while i < x.count && i < y.count && x[i] == y[i] { i += 1 }
-        return " (first difference at character \(i))"
+        func window(_ s: [Unicode.Scalar]) -> String {
+            let lo = max(0, i - 16), hi = min(s.count, i + 48)
+            var out = String(String.UnicodeScalarView(s[lo..<hi]))
+            if lo > 0 { out = "…" + out }
+            if hi < s.count { out += "…" }
+            return "\"" + out + "\""
+        }
+        return "expected \(window(x)), got \(window(y)) (first difference at character \(i); lengths \(x.count) and \(y.count))"
     }
 
     /// Compact JSON, cut to `max` characters.

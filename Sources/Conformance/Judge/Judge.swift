@@ -39,7 +39,7 @@ public enum Judge {
         case (.output(let exp), .ok(let out)):
             let diffs = JSONComparison.differences(expected: exp, actual: out)
             if diffs.isEmpty { return .pass }
-            var details = ["expected: \(JSONComparison.render(exp, max: 400))", "actual:   \(JSONComparison.render(out, max: 400))"]
+            var details = ["expected: \(JSONComparison.render(exp, max: 200))", "actual:   \(JSONComparison.render(out, max: 200))"]
             details += diffs.map(\.description)
             if c.format == "state_digest" {
                 details += StateDigestDiagnosis.explain(c, expected: exp, actual: out, probe: probe)
