@@ -2,5 +2,10 @@
 public struct SpawnError: Error, Sendable, Equatable, CustomStringConvertible {
     public let command: [String]
     public let reason: String
+    public init(command: [String], reason: String) {
+        self.command = command
+        self.reason = reason
+    }
+
     public var description: String { "cannot start \(command.joined(separator: " ")): \(reason)" }
 }

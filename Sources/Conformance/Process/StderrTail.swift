@@ -45,6 +45,23 @@ public final class StderrTail: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Waits until no byte has arrived for `idle` seconds (at most `limit`): stderr travels on
+    /// its own pipe, so what a testee wrote just before a wrong answer may still be in flight.
+    public func quiesce(idle: Double = 0.02, limit: Double = 0.25) {
+        let until = Date(timeIntervalSinceNow: limit)
+        var last = mark
+        while Date() < until {
+            condition.lock()
+            let isClosed = closed
+            condition.unlock()
+            if isClosed { return }
+            Thread.sleep(forTimeInterval: idle)
+            let now = mark
+            if now == last { return }
+            last = now
+        }
+    }
+
     public var mark: UInt64 {
         condition.lock()
         defer { condition.unlock() }

@@ -20,6 +20,14 @@ public struct RunResult: Sendable {
         public var skipped = 0
         public var expectedFailures = 0
         public var notRun = 0
+
+        public init(passed: Int = 0, failed: Int = 0, skipped: Int = 0, expectedFailures: Int = 0, notRun: Int = 0) {
+            self.passed = passed
+            self.failed = failed
+            self.skipped = skipped
+            self.expectedFailures = expectedFailures
+            self.notRun = notRun
+        }
     }
 
     public var counts: Counts {

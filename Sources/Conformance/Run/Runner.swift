@@ -80,6 +80,7 @@ public enum Runner {
                 return s.exchange(RunnerProtocol.caseMessage(id: id, format: format, op: op, input: input), id: id, timeout: timeout)
             }
             let verdict = Judge.judge(c, exchange, probe: options.diagnose ? probe : nil)
+            if verdict.failure != nil { s.process.stderr.quiesce() }
             let n = state.record(k, verdict, stderr: s.process.stderr.tail(since: mark), nanos: nanos)
             options.progress?(n, order.count, c.id)
             if options.failFast, let f = verdict.failure, options.expectedFailures?.entry(for: c.id)?.kind != f.kind {
