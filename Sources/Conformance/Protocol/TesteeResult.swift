@@ -15,6 +15,11 @@ public struct TesteeResult: Sendable, Equatable {
     public var id: String
     public var status: Status
 
+    public init(id: String, status: Status) {
+        self.id = id
+        self.status = status
+    }
+
     /// Parses a result line and checks it answers `expectedID`. Unknown members are ignored.
     public static func parse(_ line: String, expectedID: String) throws(ProtocolViolation) -> TesteeResult {
         let v: JSONValue
