@@ -1,5 +1,6 @@
 import Foundation
 import Primitives
+import Conformance
 import Vectors
 
 /// `conformance bench <name>`: throughput figures, never pass/fail. Run with `-c release`.
@@ -7,7 +8,8 @@ enum BenchCommand {
     static let help = """
     OVERVIEW: Benchmarks (build with -c release). Figures only; they never fail.
 
-    USAGE: conformance bench <digest> [--rows N]
+    USAGE: conformance bench digest [--rows N]
+           conformance bench runner [--vectors DIR] [--repeat N]
     """
 
     static func run(_ argv: [String]) -> Int32 {
@@ -18,6 +20,10 @@ enum BenchCommand {
         if let i = args.firstIndex(of: "--rows"), i + 1 < args.count, let n = Int(args[i + 1]) { rows = n }
         switch name {
         case "digest": DigestBench.run(rows: rows)
+        case "runner":
+            var repeatCount = 5
+            if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]) { repeatCount = n }
+            return RunnerBench.run(vectors: CLI.vectorsDirectory(&args), repeatCount: repeatCount)
         default: return CLI.fail("unknown benchmark \(name)")
         }
         return 0
