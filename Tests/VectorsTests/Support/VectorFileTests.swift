@@ -3,11 +3,12 @@ import Primitives
 import Testing
 @testable import Vectors
 
-/// The committed `vectors/state_digest.json`, case by case, through the reference's JSON entry
-/// point (the path `conformance serve` uses), plus the file-level promises: the CBOR twin holds the
-/// same data, the manifest matches, and generation is deterministic.
-struct StateDigestVectorFileTests {
+/// Every committed vector file, case by case, through the reference's JSON entry point (the path
+/// `conformance serve` uses), plus the file-level promises: the CBOR twins hold the same data, the
+/// manifest matches, and generation is deterministic.
+struct VectorFileTests {
     struct Case: CustomTestStringConvertible, Sendable {
+        let format: String
         let id: String
         let op: String
         let input: JSONValue
@@ -15,21 +16,28 @@ struct StateDigestVectorFileTests {
         var testDescription: String { id }
     }
 
-    static let fileText: String? = try? Fixtures.repoFile("vectors/state_digest.json")
+    static let formats = ["state_digest", "reconcile"]
 
-    static let cases: [Case] = {
-        guard let text = fileText, let json = try? JSONValue.parse(text), let items = json["cases"]?.arrayValue else { return [] }
-        return items.map { Case(id: $0["id"]!.stringValue!, op: $0["op"]!.stringValue!, input: $0["input"]!, expected: $0["expected"]!) }
-    }()
-
-    @Test func fileHasCases() {
-        #expect(Self.cases.count > 200)
-        #expect(Set(Self.cases.map(\.op)) == Set(StateDigestHandler().ops))
+    static func cases(_ format: String) -> [Case] {
+        guard let text = try? Fixtures.repoFile("vectors/\(format).json"), let json = try? JSONValue.parse(text),
+              let items = json["cases"]?.arrayValue else { return [] }
+        return items.map { Case(format: format, id: $0["id"]!.stringValue!, op: $0["op"]!.stringValue!, input: $0["input"]!, expected: $0["expected"]!) }
     }
 
-    @Test(arguments: cases)
-    func caseMatchesReference(_ c: Case) {
-        let handler = StateDigestHandler()
+    static let allCases: [Case] = formats.flatMap(cases)
+
+    @Test func everyFormatHasItsFileAndEveryOp() {
+        #expect(Set(Reference.handlers.map(\.format)) == Set(Self.formats))
+        for h in Reference.handlers {
+            let cs = Self.allCases.filter { $0.format == h.format }
+            #expect(cs.count > 50, "\(h.format)")
+            #expect(Set(cs.map(\.op)) == Set(h.ops), "\(h.format)")
+        }
+    }
+
+    @Test(arguments: allCases)
+    func caseMatchesReference(_ c: Case) throws {
+        let handler = try #require(Reference.handler(for: c.format))
         do {
             let out = try handler.run(op: c.op, input: c.input)
             #expect(c.expected["output"] == out, "expected \(c.expected.compact)")
@@ -47,9 +55,10 @@ struct StateDigestVectorFileTests {
         }
     }
 
-    @Test func cborTwinHoldsTheSameData() throws {
-        let json = try JSONValue.parse(Self.fileText ?? "")
-        let cborBytes = try Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("vectors/state_digest.cbor"))
+    @Test(arguments: formats)
+    func cborTwinHoldsTheSameData(_ format: String) throws {
+        let json = try JSONValue.parse(try Fixtures.repoFile("vectors/\(format).json"))
+        let cborBytes = try Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("vectors/\(format).cbor"))
         let cbor = try CBORReader.decode([UInt8](cborBytes), maxDepth: 64)
         #expect(Self.unordered(cbor.json) == Self.unordered(json))
     }
@@ -57,11 +66,14 @@ struct StateDigestVectorFileTests {
     @Test func manifestListsTheFiles() throws {
         let manifest = try JSONValue.parse(try Fixtures.repoFile("vectors/MANIFEST.json"))
         let files = try #require(manifest["files"]?.arrayValue)
-        for name in ["state_digest.json", "state_digest.cbor"] {
-            let entry = try #require(files.first { $0["file"]?.stringValue == name })
-            let bytes = try Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("vectors/\(name)"))
-            #expect(entry["sha256"]?.stringValue == SHA256.hash([UInt8](bytes)).hex)
-            #expect(entry["cases"]?.int64Value == Int64(Self.cases.count))
+        #expect(files.count == 2 * Self.formats.count)
+        for format in Self.formats {
+            for name in ["\(format).json", "\(format).cbor"] {
+                let entry = try #require(files.first { $0["file"]?.stringValue == name })
+                let bytes = try Data(contentsOf: Fixtures.repoRoot.appendingPathComponent("vectors/\(name)"))
+                #expect(entry["sha256"]?.stringValue == SHA256.hash([UInt8](bytes)).hex)
+                #expect(entry["cases"]?.int64Value == Int64(Self.cases(format).count))
+            }
         }
     }
 
