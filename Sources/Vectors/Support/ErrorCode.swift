@@ -39,4 +39,10 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case frameNegativeCount = "frame_negative_count"
     case frameBadRootLength = "frame_bad_root_length"
     case frameTooManyBuckets = "frame_too_many_buckets"
+
+    // sync_offer codes go here (one block, added by the sync_offer work)
+
+    // signin codes go here (one block)
+
+    // device_list codes go here (one block)
 }
