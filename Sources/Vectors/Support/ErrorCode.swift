@@ -29,4 +29,20 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case digestUnsupportedVersion = "digest_unsupported_version"
     case notebookOffloadHashMismatch = "notebook_offload_hash_mismatch"
     case notebookOffloadedWithoutHash = "notebook_offloaded_without_hash"
+
+    // reconcile_req / reconcile_resp frames
+    case frameInvalidJSON = "frame_invalid_json"
+    case frameUnknownKind = "frame_unknown_kind"
+    case frameMissingField = "frame_missing_field"
+    case frameBadType = "frame_bad_type"
+    case frameNotTiling = "frame_not_tiling"
+    case frameNegativeCount = "frame_negative_count"
+    case frameBadRootLength = "frame_bad_root_length"
+    case frameTooManyBuckets = "frame_too_many_buckets"
+
+    // sync_offer codes go here (one block, added by the sync_offer work)
+
+    // signin codes go here (one block)
+
+    // device_list codes go here (one block)
 }

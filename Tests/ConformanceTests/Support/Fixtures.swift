@@ -24,6 +24,23 @@ enum Fixtures {
 
     static var serve: [String] { [executable, "serve"] }
 
+    /// Case counts per format as MANIFEST.json states them (read independently of SuiteLoader).
+    static let manifestCounts: [String: Int] = {
+        guard let data = try? Data(contentsOf: vectors.appendingPathComponent("MANIFEST.json")),
+              let m = try? JSONValue.parse(String(decoding: data, as: UTF8.self)), let files = m["files"]?.arrayValue else { return [:] }
+        var out: [String: Int] = [:]
+        for f in files where f["file"]?.stringValue?.hasSuffix(".json") == true {
+            if let format = f["format"]?.stringValue, let n = f["cases"]?.int64Value { out[format] = Int(n) }
+        }
+        return out
+    }()
+    static var totalCases: Int { manifestCounts.values.reduce(0, +) }
+    static var stateDigestCases: Int { manifestCounts["state_digest"] ?? 0 }
+    /// The last line of a clean run of every vector.
+    static var allPassLine: String { "\(totalCases) passed, 0 failed, 0 skipped" }
+    /// The last line of a clean run of a testee implementing state_digest only.
+    static var stateDigestOnlyLine: String { "\(stateDigestCases) passed, 0 failed, \(totalCases - stateDigestCases) skipped" }
+
     /// The toy suite: ids name what a misbehaving toy testee does on them.
     static let toyVectors = """
     {"format": "toy", "cases": [

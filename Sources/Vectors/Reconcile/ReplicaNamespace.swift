@@ -1,0 +1,96 @@
+import Primitives
+
+/// One device's view of one namespace: live rows, tombstoned keys and per-row version vectors.
+/// The input of `respond` and the state the round-trip property tests converge.
+public struct ReplicaNamespace: Sendable, Hashable {
+    public var namespace: Namespace
+    public var rows: [Row]
+    /// Deleted keys (non-settings; settings marks rows `tombstoned` instead).
+    public var tombstones: [[UInt8]]
+    /// Version vectors by lowercase hex key (non-settings). Settings rows carry their own.
+    public var vectors: [String: [String: UInt64]]
+
+    public init(namespace: Namespace, rows: [Row] = [], tombstones: [[UInt8]] = [], vectors: [String: [String: UInt64]] = [:]) {
+        self.namespace = namespace
+        self.rows = rows
+        self.tombstones = tombstones
+        self.vectors = vectors
+    }
+
+    /// Leaves sorted by key, dropped rows left out; a key held twice (two rows, or a row and a
+    /// tombstone) is `duplicate_key`.
+    public func sortedLeaves() throws(WireError) -> [(key: [UInt8], leaf: SHA256Digest)] {
+        var enc = LeafEncoder()
+        var keyed: [(key: [UInt8], leaf: SHA256Digest)] = []
+        keyed.reserveCapacity(rows.count)
+        for row in rows where !LeafEncoder.isDropped(row) { keyed.append((row.keyBytes, try enc.leaf(row))) }
+        keyed.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        for i in keyed.indices.dropFirst() where keyed[i].key == keyed[i - 1].key {
+            throw WireError(.duplicateKey, "key \(Hex.encode(keyed[i].key)) appears twice", field: "rows")
+        }
+        let keys = Set(rows.map(\.keyBytes))
+        for t in tombstones where keys.contains(t) {
+            throw WireError(.duplicateKey, "key \(Hex.encode(t)) is both a row and a tombstone", field: "tombstones")
+        }
+        return keyed
+    }
+
+    /// The namespace root, as in the digest.
+    public func root() throws(WireError) -> SHA256Digest {
+        try StateRoots.root(namespace, rows: rows).root
+    }
+
+    /// The request this replica sends for its namespace.
+    public func request() throws(WireError) -> ReconcileRequest {
+        if namespace == .settings { return ReconcileRequest(namespace: .settings, buckets: []) }
+        return ReconcileRequest(namespace: namespace, buckets: Bucketizer.bucketize(namespace: namespace, sortedLeaves: try sortedLeaves()))
+    }
+
+    /// Applies a response with the insert-if-absent merge: a row whose key this replica holds
+    /// (live or tombstoned) is skipped; a tombstone deletes the row and is remembered. Dropped
+    /// rows (calendar events) are dropped again on apply so a stale sibling cannot reintroduce them.
+    /// Returns the number of changes.
+    @discardableResult
+    public mutating func apply(_ response: ReconcileResponse) -> Int {
+        var applied = 0
+        if namespace == .settings {
+            var byKey: [String: Int] = [:]
+            for (i, r) in rows.enumerated() { if case .text(let k)? = r["key"] { byKey[k] = i } }
+            for (k, v) in response.entries.sorted(by: { $0.key < $1.key }) where byKey[k] == nil {
+                var row = Row(.settings, ["key": .text(k), "value": .text(v)])
+                if let vv = response.vectors[k] { row["versionVector"] = .versionVector(vv) }
+                byKey[k] = rows.count
+                rows.append(row)
+                applied += 1
+            }
+            for k in response.settingsTombstones {
+                if let i = byKey[k] {
+                    if case .bool(true)? = rows[i]["tombstoned"] { continue }
+                    rows[i]["tombstoned"] = .bool(true)
+                } else {
+                    rows.append(Row(.settings, ["key": .text(k), "value": .text(""), "tombstoned": .bool(true)]))
+                }
+                applied += 1
+            }
+            return applied
+        }
+        var held = Set(rows.map(\.keyBytes))
+        let deleted = Set(tombstones)
+        for row in response.rows where !LeafEncoder.isDropped(row) {
+            let k = row.keyBytes
+            guard !held.contains(k), !deleted.contains(k) else { continue }
+            rows.append(row)
+            held.insert(k)
+            if let vv = response.vectors[Hex.encode(k)] { vectors[Hex.encode(k)] = vv }
+            applied += 1
+        }
+        for t in response.tombstones where !deleted.contains(t) {
+            rows.removeAll { $0.keyBytes == t }
+            tombstones.append(t)
+            if let vv = response.vectors[Hex.encode(t)] { vectors[Hex.encode(t)] = vv }
+            applied += 1
+        }
+        tombstones.sort { $0.lexicographicallyPrecedes($1) }
+        return applied
+    }
+}
