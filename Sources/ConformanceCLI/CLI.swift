@@ -12,7 +12,7 @@ enum CLI {
     SUBCOMMANDS:
       generate            Rewrite vectors/ from the reference implementation (deterministic).
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
-      run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §5).
+      run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
       serve               Be a testee: the reference implementation over the runner protocol.
       list [opts]         Print the ids of the selected cases (same as run --list).
       bench <name>        Release-build benchmarks: digest, reconcile, runner.

@@ -6,7 +6,7 @@ import Vectors
 enum RunCommand {
     static let help = """
     OVERVIEW: Run every selected vector against a testee speaking the runner protocol
-              (SPEC.md §5) on stdin/stdout, judge each answer, and report.
+              (SPEC.md §6) on stdin/stdout, judge each answer, and report.
 
     USAGE: conformance run [options] -- <command> [args...]
            conformance run --list [selection options]

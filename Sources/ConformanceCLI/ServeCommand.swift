@@ -5,7 +5,7 @@ import Vectors
 /// `conformance serve`: the reference implementation as a testee on stdin/stdout.
 enum ServeCommand {
     static let help = """
-    OVERVIEW: Speak the runner protocol (SPEC.md §5) on stdin/stdout with the reference
+    OVERVIEW: Speak the runner protocol (SPEC.md §6) on stdin/stdout with the reference
               implementation of every format. Exits 0 on shutdown or EOF.
 
     USAGE: conformance serve

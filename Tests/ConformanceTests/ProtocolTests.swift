@@ -1,4 +1,5 @@
 import Conformance
+import Foundation
 import Testing
 import Vectors
 
@@ -45,5 +46,32 @@ import Vectors
             == .reply(try JSONValue.parse(#"{"type":"result","id":"i","status":"unsupported","message":"no op nope/x"}"#)))
         #expect(t.respond(to: #"{"type":"shutdown"}"#) == .shutdown)
         #expect(t.respond(to: "garbage") != .shutdown)
+    }
+}
+
+/// The schemas in `schemas/` and the messages the runner and the reference write agree on the
+/// required members and the `type` constant (no JSON Schema validator is available here, so
+/// this checks the two parts of each schema that a drift would break first).
+@Suite struct SchemaTests {
+    func schema(_ name: String) throws -> JSONValue {
+        let url = Fixtures.packageRoot.appendingPathComponent("schemas/\(name).schema.json")
+        return try JSONValue.parse(String(decoding: try Data(contentsOf: url), as: UTF8.self))
+    }
+
+    func check(_ message: JSONValue, against name: String) throws {
+        let s = try schema(name)
+        let list = s["required"]?.arrayValue ?? []
+        let required = list.compactMap { $0.stringValue }
+        #expect(!required.isEmpty)
+        for key in required { #expect(message[key] != nil, "\(name): missing \(key)") }
+        #expect(message["type"]?.stringValue == s["properties"]?["type"]?["const"]?.stringValue)
+    }
+
+    @Test func messagesCarryTheirSchemasRequiredMembers() throws {
+        try check(RunnerProtocol.runnerHello(), against: "hello-runner")
+        try check(ReferenceTestee().hello, against: "hello-testee")
+        try check(RunnerProtocol.caseMessage(id: "a/b/c", format: "a", op: "b", input: .null), against: "case")
+        try check(ReferenceTestee().answer(id: "i", format: "state_digest", op: "digest_decode", input: .object([("encoded", .string("06"))])), against: "result")
+        try check(RunnerProtocol.shutdown, against: "shutdown")
     }
 }

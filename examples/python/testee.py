@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A second-language testee for the Pixie conformance runner (SPEC.md §5), Python 3 standard
+"""A second-language testee for the Pixie conformance runner (SPEC.md §6), Python 3 standard
 library only. It implements every state_digest op (SPEC.md §4) from the spec and the vector file
 alone, with its own deterministic CBOR writer, and speaks the runner protocol on stdin/stdout:
 
@@ -398,7 +398,7 @@ def row_json(ns, row):
 
 
 # ---------------------------------------------------------------------------------------------
-# The ops (SPEC.md §4, "Ops").
+# The ops (SPEC.md §4.9).
 
 def op_leaf(inp):
     ns = namespace(member(inp, "namespace"))
@@ -501,7 +501,7 @@ OPS = {"state_digest": {"leaf": op_leaf, "root": op_root, "fold": op_fold, "dige
 
 
 # ---------------------------------------------------------------------------------------------
-# The runner protocol (SPEC.md §5): JSON lines; one result per case; flush after every line.
+# The runner protocol (SPEC.md §6): JSON lines; one result per case; flush after every line.
 
 def send(msg):
     sys.stdout.write(json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n")

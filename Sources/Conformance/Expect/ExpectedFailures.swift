@@ -3,7 +3,7 @@ import Foundation
 /// An `--expected-failures` file: one entry per line, `<id-glob> <failure-kind>`, an optional
 /// `# comment` after it; blank lines and lines starting with `#` are kept as the file's header.
 ///
-/// Ratchet semantics (SPEC.md §5.8): a listed case failing the same way is an expected failure; one
+/// Ratchet semantics (SPEC.md §6.8): a listed case failing the same way is an expected failure; one
 /// that passes, or fails another way, fails the run; an entry matching no selected case is stale
 /// and fails the run.
 public struct ExpectedFailures: Sendable, Equatable {

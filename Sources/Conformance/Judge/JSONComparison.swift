@@ -1,6 +1,6 @@
 import Vectors
 
-/// Compares an expected and an actual JSON value after normalisation (SPEC.md §5.6): object
+/// Compares an expected and an actual JSON value after normalisation (SPEC.md §6.5): object
 /// member order is ignored; numbers must be numbers and integers compare by value; strings compare
 /// exactly, so uppercase hex is a difference (bytes are lowercase hex) with its own explanation.
 public enum JSONComparison {

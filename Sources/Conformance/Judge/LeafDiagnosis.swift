@@ -5,7 +5,7 @@ import Vectors
 ///
 /// A preimage is a CBOR array of the namespace's committed fields in schema order; an optional
 /// committed field is a presence marker 0, or a marker 1 followed by the value (SPEC.md
-/// §StateDigest.Leaf). Walking both arrays with the schema turns "the leaf differs" into
+/// §4.3). Walking both arrays with the schema turns "the leaf differs" into
 /// "sentAt: expected 1767225600, got 1767225600123".
 public enum LeafDiagnosis {
     enum Slot: Equatable {

@@ -75,6 +75,6 @@ enum StateDigestDiagnosis {
                 return ["(row leaves not compared: the testee failed on diagnostic case \(idPrefix)/\(i): \(answer))"]
             }
         }
-        return ["every row's leaf matches the reference: the drift is in the drop rule, the key sort or the fold (SPEC.md §StateDigest.Merkle)"]
+        return ["every row's leaf matches the reference: the drift is in the drop rule, the key sort or the fold (SPEC.md §4.5, §4.7)"]
     }
 }

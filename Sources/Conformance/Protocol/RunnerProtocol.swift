@@ -1,6 +1,6 @@
 import Vectors
 
-/// The runner protocol's constants and the lines the runner writes (SPEC.md §5).
+/// The runner protocol's constants and the lines the runner writes (SPEC.md §6).
 ///
 /// JSON lines on the testee's stdin/stdout. The runner speaks first so it can offer versions; the
 /// testee picks one. Expected answers, comments and flags are never sent, so a testee cannot echo

@@ -1,6 +1,6 @@
 import Vectors
 
-/// `--report json=PATH`: the whole run as one JSON document (SPEC.md §5.9).
+/// `--report json=PATH`: the whole run as one JSON document (SPEC.md §6.9).
 public enum JSONReport {
     public static func render(_ r: RunResult) -> String {
         func s(_ x: String) -> JSONValue { .string(x) }
