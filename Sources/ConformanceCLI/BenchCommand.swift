@@ -8,7 +8,7 @@ enum BenchCommand {
     static let help = """
     OVERVIEW: Benchmarks (build with -c release). Figures only; they never fail.
 
-    USAGE: conformance bench <digest|reconcile> [--rows N]
+    USAGE: conformance bench <digest|reconcile|crypto> [--rows N]
            conformance bench runner [--vectors DIR] [--repeat N]
     """
 
@@ -21,6 +21,7 @@ enum BenchCommand {
         switch name {
         case "digest": DigestBench.run(rows: rows)
         case "reconcile": ReconcileBench.run(leaves: rows)
+        case "crypto": CryptoBench.run()
         case "runner":
             var repeatCount = 5
             if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]) { repeatCount = n }

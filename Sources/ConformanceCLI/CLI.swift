@@ -15,7 +15,7 @@ enum CLI {
       run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
       serve               Be a testee: the reference implementation over the runner protocol.
       list [opts]         Print the ids of the selected cases (same as run --list).
-      bench <name>        Release-build benchmarks: digest, reconcile, runner.
+      bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
 
     OPTIONS:
       -h, --help          Show help.
