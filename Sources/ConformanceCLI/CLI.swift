@@ -15,6 +15,7 @@ enum CLI {
       run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
       serve               Be a testee: the reference implementation over the runner protocol.
       list [opts]         Print the ids of the selected cases (same as run --list).
+      mutants             List the mutants; --matrix shows which cases kill each.
       bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
 
     OPTIONS:
@@ -44,6 +45,7 @@ enum CLI {
         case "run": return RunCommand.run(rest)
         case "serve": return ServeCommand.run(rest)
         case "list": return RunCommand.run(rest + ["--list"])
+        case "mutants": return MutantsCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2

@@ -42,7 +42,9 @@ import Vectors
         let suite = try SuiteLoader.load(directory: Fixtures.vectors)
         let sel = CaseSelection(run: [IDPattern("state_digest/root/*")], skip: [IDPattern("*/settings/*")], formats: ["state_digest"])
         let picked = sel.apply(suite).map(\.id)
-        #expect(picked.count == 31)  // 38 root cases, 7 of them settings
+        let byHand = suite.map(\.id).filter { $0.hasPrefix("state_digest/root/") && !$0.hasPrefix("state_digest/root/settings/") }
+        #expect(picked == byHand)
+        #expect(picked.count >= 31)
         #expect(picked.allSatisfy { $0.hasPrefix("state_digest/root/") && !$0.contains("/settings/") })
         #expect(!sel.isComplete && CaseSelection().isComplete)
         #expect(CaseSelection(run: [IDPattern("nothing/*")]).unmatchedRunPatterns(in: suite) == [IDPattern("nothing/*")])
