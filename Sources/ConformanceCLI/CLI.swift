@@ -16,6 +16,7 @@ enum CLI {
       serve               Be a testee: the reference implementation over the runner protocol.
       list [opts]         Print the ids of the selected cases (same as run --list).
       mutants             List the mutants; --matrix shows which cases kill each.
+      drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
       bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
 
     OPTIONS:
@@ -46,6 +47,7 @@ enum CLI {
         case "serve": return ServeCommand.run(rest)
         case "list": return RunCommand.run(rest + ["--list"])
         case "mutants": return MutantsCommand.run(rest)
+        case "drift": return DriftCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2

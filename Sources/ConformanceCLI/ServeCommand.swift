@@ -8,9 +8,11 @@ enum ServeCommand {
     OVERVIEW: Speak the runner protocol (SPEC.md §6) on stdin/stdout with the reference
               implementation of every format. Exits 0 on shutdown or EOF.
 
-    USAGE: conformance serve
+    USAGE: conformance serve [--mutant NAME]
 
     OPTIONS:
+      --mutant NAME       Run the reference with one realistic bug switched on (see
+                          'conformance mutants'); the vectors must catch every one.
       --echo              Answer every case "unsupported" at once (the runner benchmark's
                           raw round-trip baseline).
       -h, --help          Show help.
@@ -21,8 +23,15 @@ enum ServeCommand {
         if args.contains("-h") || args.contains("--help") { print(help); return 0 }
         let echo = args.contains("--echo")
         args.removeAll { $0 == "--echo" }
+        var mutant: Mutant?
+        if let i = args.firstIndex(of: "--mutant") {
+            guard i + 1 < args.count else { return CLI.fail("--mutant needs a name (see 'conformance mutants')") }
+            guard let m = Mutant(rawValue: args[i + 1]) else { return CLI.fail("no mutant \(args[i + 1]) (see 'conformance mutants')") }
+            mutant = m
+            args.removeSubrange(i...(i + 1))
+        }
         guard args.isEmpty else { return CLI.fail("unexpected arguments: \(args.joined(separator: " "))") }
-        return serve(ReferenceTestee(), echo: echo)
+        return Mutant.$active.withValue(mutant) { serve(ReferenceTestee(), echo: echo) }
     }
 
     /// The loop over the testee's own stdin. Also the hook for a variant: pass other handlers.
