@@ -45,11 +45,11 @@ import Vectors
         let suite = try SuiteLoader.load(directory: Fixtures.vectors)
         let r = try Runner.run(suite: suite, options: RunOptions(command: ["python3", Fixtures.pythonTestee]))
         #expect(r.hello.language == "python")
-        #expect(r.summaryLine == Fixtures.stateDigestOnlyLine)
-        // Formats it does not advertise are skipped, never sent.
-        #expect(r.records.filter { $0.suiteCase.format != "state_digest" }.allSatisfy {
-            $0.outcome == .skipped(reason: "the testee does not advertise \($0.suiteCase.format)/\($0.suiteCase.op)")
-        })
+        // It implements every state_digest and reconcile op: every case passes, none is skipped.
+        #expect(Set(r.hello.capabilities.keys) == Set(suite.map(\.format)))
+        #expect(r.counts == RunResult.Counts(passed: suite.count, failed: 0, skipped: 0, expectedFailures: 0, notRun: 0))
+        #expect(r.summaryLine == Fixtures.allPassLine)
+        #expect(r.exitCode == 0)
     }
 
     @Test func parallelJobsReportInCaseOrder() throws {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A second-language testee for the Pixie conformance runner (SPEC.md §6), Python 3 standard
-library only. It implements every state_digest op (SPEC.md §4) from the spec and the vector file
-alone, with its own deterministic CBOR writer, and speaks the runner protocol on stdin/stdout:
+library only. It implements every state_digest op (SPEC.md §4) and every reconcile op (SPEC.md §5)
+from the spec alone, with its own deterministic CBOR writer, and speaks the runner protocol on
+stdin/stdout:
 
     swift run conformance run -- python3 examples/python/testee.py
 """
@@ -417,29 +418,33 @@ def op_root(inp):
     return {"root": root.hex(), "count": count}
 
 
+def generated_leaves(gen):
+    """Generator rule `index` (§4.9): key_i = i as 4 bytes big-endian, leaf_i = SHA-256 of it."""
+    rule = text(member(gen, "rule", "generate"), "generate.rule")
+    if rule != "index":
+        raise Rejected("input_bad_value", "unknown generator rule %s" % rule)
+    n = integer(member(gen, "count", "generate"), *I64)
+    if n is None or not 0 <= n <= 1 << 20:
+        raise Rejected("input_bad_value", "count must be 0...1048576")
+    keys = [i.to_bytes(4, "big") for i in range(n)]
+    return [(key, sha256(b"pixie.vectors.leaf\x00", key)) for key in keys]
+
+
+def explicit_leaves(items):
+    """[{key: hex, leaf: hex(32)}…] as (key, leaf) pairs, in the order given."""
+    if not isinstance(items, list):
+        raise Rejected("input_bad_type", "expected an array of {key, leaf}")
+    keyed = []
+    for i, item in enumerate(items):
+        p = "leaves[%d]" % i
+        key = hexbytes(member(item, "key", p), p + ".key")
+        keyed.append((key, digest32(member(item, "leaf", p), p + ".leaf")))
+    return keyed
+
+
 def op_fold(inp):
     ns = namespace(member(inp, "namespace"))
-    if "generate" in inp:
-        gen = inp["generate"]
-        rule = text(member(gen, "rule", "generate"), "generate.rule")
-        if rule != "index":
-            raise Rejected("input_bad_value", "unknown generator rule %s" % rule)
-        n = integer(member(gen, "count", "generate"), *I64)
-        if n is None or not 0 <= n <= 1 << 20:
-            raise Rejected("input_bad_value", "count must be 0...1048576")
-        keyed = []
-        for i in range(n):
-            key = i.to_bytes(4, "big")
-            keyed.append((key, sha256(b"pixie.vectors.leaf\x00", key)))
-    else:
-        items = member(inp, "leaves")
-        if not isinstance(items, list):
-            raise Rejected("input_bad_type", "expected an array of {key, leaf}")
-        keyed = []
-        for i, item in enumerate(items):
-            p = "leaves[%d]" % i
-            key = hexbytes(member(item, "key", p), p + ".key")
-            keyed.append((key, digest32(member(item, "leaf", p), p + ".leaf")))
+    keyed = generated_leaves(inp["generate"]) if "generate" in inp else explicit_leaves(member(inp, "leaves"))
     return {"root": merkle_root(ns, keyed).hex(), "count": len(keyed)}
 
 
@@ -495,9 +500,379 @@ def op_mark_offloaded(inp):
     return {"row": row_json("notebook", after), "leaf_before": before.hex(), "leaf_after": leaf_of("notebook", after)[1].hex()}
 
 
+# ---------------------------------------------------------------------------------------------
+# Reconcile (SPEC.md §5): the frame model, its JSON and CBOR writers, the §5.3 decoder, the
+# requester's bucketize (§5.2) and the responder's respond (§5.4).
+#
+# A frame is held as a dict of Python values: bytes for byte strings, ints for counts, parsed
+# rows (as parse_row returns them) for rows. frame_tree() turns it into the canonical tree of
+# §5.3 (member order, sorted data keys) with bytes still bytes; the JSON writer turns bytes into
+# lowercase hex, the CBOR writer (§1) keeps them as byte strings.
+
+FINE_THRESHOLD = 256  # §5.2: at most 256 buckets
+KINDS = ("reconcile_req", "reconcile_resp")
+
+
+class FrameError(Rejected):
+    """A frame the §5.3 decoder rejects (codes frame_* of §3)."""
+
+
+def sorted_object(obj):
+    """An object whose keys are data: keys sorted by their UTF-8 bytes (§5.3). Python orders str
+    by code point, which is the same order."""
+    return {k: obj[k] for k in sorted(obj)}
+
+
+def vectors_tree(vectors):
+    return {k: sorted_object(vv) for k, vv in sorted_object(vectors).items()}
+
+
+def row_tree(ns, row):
+    """ROW (§5.3): the row as in §4 vector input, members in schema order, only present fields."""
+    return {name: row[name] for name, _, _, _ in SCHEMAS[ns][1] if name in row}
+
+
+def bucket_tree(b):
+    out = {"lo": b["lo"]}
+    if b["hi"] is not None:
+        out["hi"] = b["hi"]  # §5.3: "hi" omitted on the last bucket
+    out["root"] = b["root"]
+    out["count"] = b["count"]
+    return out
+
+
+def frame_tree(f):
+    """The canonical frame of §5.3, members in exactly its order."""
+    ns = f["namespace"]
+    out = {"kind": f["kind"], "namespace": ns}
+    if f["kind"] == "reconcile_req":
+        if ns != "settings":
+            out["buckets"] = [bucket_tree(b) for b in f["buckets"]]
+    elif ns == "settings":
+        out["entries"] = sorted_object(f["entries"])
+        out["vectors"] = vectors_tree(f["vectors"])
+        out["tombstones"] = sorted(f["tombstones"])
+    else:
+        out["rows"] = [row_tree(ns, r) for r in sorted(f["rows"], key=lambda r: key_bytes(ns, r))]
+        out["vectors"] = vectors_tree(f["vectors"])
+        out["tombstones"] = sorted(f["tombstones"])
+    return out
+
+
+def hexify(v, big_as_text):
+    """The JSON form of a tree: bytes as lowercase hex; with big_as_text, integers beyond 2^53
+    as decimal strings (the vector-file rule of §2)."""
+    if isinstance(v, (bytes, bytearray)):
+        return bytes(v).hex()
+    if isinstance(v, dict):
+        return {k: hexify(x, big_as_text) for k, x in v.items()}
+    if isinstance(v, list):
+        return [hexify(x, big_as_text) for x in v]
+    if big_as_text and isinstance(v, int) and not isinstance(v, bool):
+        return json_int(v)
+    return v
+
+
+def frame_output(f):
+    """FRAME as an op output (§5.6): the canonical frame object."""
+    return hexify(frame_tree(f), True)
+
+
+def frame_json_text(f):
+    """The wire form (§5.3): compact JSON, canonical member order, UTF-8."""
+    return json.dumps(hexify(frame_tree(f), False), separators=(",", ":"), ensure_ascii=False)
+
+
+# --- §5.3 decoding, checks in the order the spec lists them ---------------------------------
+
+def frame_member(obj, name, path):
+    if name not in obj:
+        raise FrameError("frame_missing_field", "missing %s" % path)
+    return obj[name]
+
+
+def frame_hex(v, path):
+    if not isinstance(v, str) or isinstance(v, Fraction) or len(v) % 2 or not re.fullmatch(r"[0-9a-f]*", v):
+        raise FrameError("frame_bad_type", "%s: expected lowercase hex" % path)
+    return bytes.fromhex(v)
+
+
+def frame_string(obj, name, path):
+    v = frame_member(obj, name, path)
+    if not isinstance(v, str) or isinstance(v, Fraction):
+        raise FrameError("frame_bad_type", "%s: expected a string" % path)
+    return v
+
+
+def frame_uint(v):
+    """A JSON integer ≥ 0 (JSON numbers only: a decimal string is not a counter)."""
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**64
+
+
+def decode_bucket(v, i):
+    """§5.3 step 4, one bucket: lo, hi, root, count, each checked in that order."""
+    p = "buckets[%d]" % i
+    if not isinstance(v, dict):
+        raise FrameError("frame_bad_type", "%s: a bucket is an object" % p)
+    lo = frame_hex(frame_member(v, "lo", p + ".lo"), p + ".lo")
+    hi = frame_hex(v["hi"], p + ".hi") if "hi" in v else None
+    root = frame_hex(frame_member(v, "root", p + ".root"), p + ".root")
+    if len(root) != 32:
+        raise FrameError("frame_bad_root_length", "%s.root: 32 bytes, got %d" % (p, len(root)))
+    count = frame_member(v, "count", p + ".count")
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise FrameError("frame_bad_type", "%s.count: expected a JSON integer" % p)
+    if count < 0:
+        raise FrameError("frame_negative_count", "%s.count: %d is below zero" % (p, count))
+    return {"lo": lo, "hi": hi, "root": root, "count": count}
+
+
+def check_tiling(buckets):
+    """§5.3 step 4 tiling (half-open ranges of §5.1 that cover every key exactly once)."""
+    def fail(why):
+        raise FrameError("frame_not_tiling", why)
+    if not buckets:
+        fail("a request needs at least one bucket")
+    if buckets[0]["lo"] != b"":
+        fail("the first lo must be empty")
+    for i, b in enumerate(buckets):
+        last = i == len(buckets) - 1
+        if last and b["hi"] is not None:
+            fail("the last bucket must have no hi")
+        if not last:
+            if b["hi"] is None:
+                fail("bucket %d must have a hi" % i)
+            if b["hi"] != buckets[i + 1]["lo"]:
+                fail("bucket %d's hi is not the next lo" % i)
+        if b["hi"] is not None and not b["lo"] < b["hi"]:
+            fail("bucket %d is empty: lo >= hi" % i)
+
+
+def decode_buckets(obj):
+    """§5.3 step 4 for a non-settings request."""
+    buckets = frame_member(obj, "buckets", "buckets")
+    if not isinstance(buckets, list):
+        raise FrameError("frame_bad_type", "buckets: expected an array")
+    if len(buckets) > FINE_THRESHOLD:
+        raise FrameError("frame_too_many_buckets", "%d buckets, at most 256" % len(buckets))
+    parsed = [decode_bucket(b, i) for i, b in enumerate(buckets)]
+    check_tiling(parsed)
+    return parsed
+
+
+def decode_vectors(obj):
+    """§5.3 step 5: optional; an object of objects of unsigned integers."""
+    v = obj.get("vectors", {})
+    if not isinstance(v, dict) or not all(isinstance(vv, dict) and all(frame_uint(n) for n in vv.values())
+                                          for vv in v.values()):
+        raise FrameError("frame_bad_type", "vectors: expected an object of objects of unsigned integers")
+    return {k: dict(vv) for k, vv in v.items()}
+
+
+def decode_tombstones(obj, ns):
+    """§5.3 step 5: optional; an array of strings (settings) or of hex (others)."""
+    v = obj.get("tombstones", [])
+    if not isinstance(v, list):
+        raise FrameError("frame_bad_type", "tombstones: expected an array")
+    if ns == "settings":
+        if not all(isinstance(t, str) and not isinstance(t, Fraction) for t in v):
+            raise FrameError("frame_bad_type", "tombstones: expected an array of strings")
+        return list(v)
+    return [frame_hex(t, "tombstones[%d]" % i) for i, t in enumerate(v)]
+
+
+def decode_response(obj, ns):
+    """§5.3 step 5: vectors, then entries or rows, then tombstones."""
+    f = {"vectors": decode_vectors(obj)}
+    if ns == "settings":
+        entries = frame_member(obj, "entries", "entries")
+        if not isinstance(entries, dict) or not all(isinstance(s, str) and not isinstance(s, Fraction)
+                                                    for s in entries.values()):
+            raise FrameError("frame_bad_type", "entries: expected an object of strings")
+        f["entries"] = dict(entries)
+    else:
+        rows = frame_member(obj, "rows", "rows")
+        if not isinstance(rows, list):
+            raise FrameError("frame_bad_type", "rows: expected an array")
+        f["rows"] = [parse_row(r, ns, "rows[%d]" % i) for i, r in enumerate(rows)]  # §4 codes
+    f["tombstones"] = decode_tombstones(obj, ns)
+    return f
+
+
+def decode_frame_value(obj):
+    """A frame from a parsed JSON value (§5.3 steps 1–5; unknown members ignored, step 3)."""
+    if not isinstance(obj, dict):
+        raise FrameError("frame_bad_type", "a frame is a JSON object")
+    kind = frame_string(obj, "kind", "kind")
+    if kind not in KINDS:
+        raise FrameError("frame_unknown_kind", "kind %s is not a reconcile frame" % kind)
+    ns = frame_string(obj, "namespace", "namespace")
+    if ns not in SCHEMAS:
+        raise Rejected("unknown_namespace", "no namespace %s" % ns)
+    f = {"kind": kind, "namespace": ns}
+    if kind == "reconcile_req":
+        if ns != "settings":  # a settings request needs nothing more; buckets are ignored
+            f["buckets"] = decode_buckets(obj)
+    else:
+        f.update(decode_response(obj, ns))
+    return f
+
+
+def decode_frame_text(s):
+    """§5.3 step 1: the wire text; anything that is not JSON is frame_invalid_json."""
+    def no_constants(name):
+        raise ValueError("%s is not JSON" % name)
+    try:
+        v = json.loads(s, object_pairs_hook=Obj, parse_float=Fraction, parse_constant=no_constants)
+    except ValueError as e:
+        raise FrameError("frame_invalid_json", "not JSON: %s" % e)
+    return decode_frame_value(v)
+
+
+# --- §5.2 bucketize (requester) --------------------------------------------------------------
+
+def sorted_distinct(keyed, ns):
+    """(key, leaf) pairs sorted by key bytes; two equal keys are duplicate_key."""
+    keyed = sorted(keyed, key=lambda kl: kl[0])
+    for a, b in zip(keyed, keyed[1:]):
+        if a[0] == b[0]:
+            raise Rejected("duplicate_key", "key %s appears twice in %s" % (a[0].hex(), ns))
+    return keyed
+
+
+def bucketize(ns, keyed):
+    """The request frame for sorted, distinct (key, leaf) pairs (§5.2)."""
+    if ns == "settings":
+        return {"kind": "reconcile_req", "namespace": ns}
+    n = len(keyed)
+    if n == 0:
+        buckets = [{"lo": b"", "hi": None, "root": empty_root(ns), "count": 0}]
+    else:
+        g = 1 if n <= FINE_THRESHOLD else -(-n // FINE_THRESHOLD)  # ⌈n / 256⌉
+        runs = [keyed[j:j + g] for j in range(0, n, g)]
+        buckets = []
+        for j, run in enumerate(runs):
+            buckets.append({"lo": b"" if j == 0 else run[0][0],
+                            "hi": runs[j + 1][0][0] if j + 1 < len(runs) else None,
+                            "root": fold([leaf for _, leaf in run]),
+                            "count": len(run)})
+    return {"kind": "reconcile_req", "namespace": ns, "buckets": buckets}
+
+
+# --- §5.4 respond (responder) ----------------------------------------------------------------
+
+def parse_replica_vectors(v):
+    """replica.vectors (§5.6): {KEY: {DEVICE: N}}."""
+    if not isinstance(v, dict):
+        raise Rejected("input_bad_type", "replica.vectors: expected an object")
+    return {k: parse_value(vv, "version_vector", "replica.vectors." + k) for k, vv in v.pairs}
+
+
+def replica_tombstones(v, ns):
+    if not isinstance(v, list):
+        raise Rejected("input_bad_type", "replica.tombstones: expected an array")
+    if ns == "settings":
+        return [text(t, "replica.tombstones[%d]" % i) for i, t in enumerate(v)]
+    return [hexbytes(t, "replica.tombstones[%d]" % i) for i, t in enumerate(v)]
+
+
+def in_range(key, b):
+    """§5.1: half-open [lo, hi); an absent hi is unbounded."""
+    return b["lo"] <= key and (b["hi"] is None or key < b["hi"])
+
+
+def mismatched(ns, bucket, keyed):
+    """§5.4: the responder's own leaves in the bucket's range, folded and counted."""
+    leaves = [leaf for key, leaf in keyed if in_range(key, bucket)]
+    root = fold(leaves) if leaves else empty_root(ns)
+    return root != bucket["root"] or len(leaves) != bucket["count"]
+
+
+def respond_settings(rows, tombstones, vectors):
+    """§5.4 settings: the whole dictionary, every key's vector, the tombstoned keys."""
+    entries, dead, vv = {}, set(tombstones), dict(vectors)
+    seen = set()
+    for row in rows:
+        k = row["key"]
+        if k in seen:
+            raise Rejected("duplicate_key", "settings key %s appears twice" % k)
+        seen.add(k)
+        if is_dropped("settings", row):
+            dead.add(k)
+        else:
+            entries[k] = row["value"]
+        if "versionVector" in row:
+            vv[k] = row["versionVector"]
+    both = dead & set(entries)
+    if both:
+        raise Rejected("duplicate_key", "settings key %s is both live and tombstoned" % sorted(both)[0])
+    if not entries and not dead:
+        return None
+    return {"kind": "reconcile_resp", "namespace": "settings", "entries": entries, "vectors": vv,
+            "tombstones": sorted(dead)}
+
+
+def respond_rows(ns, buckets, rows, tombstones, vectors):
+    """§5.4 for a non-settings namespace: ship every live row and tombstone in a mismatched
+    bucket, with the version vectors of exactly those keys."""
+    keyed_rows = [(key_bytes(ns, r), r) for r in rows]
+    sorted_distinct([(k, None) for k, _ in keyed_rows], ns)
+    live = {k for k, _ in keyed_rows}
+    for t in tombstones:
+        if t in live:
+            raise Rejected("duplicate_key", "key %s is both live and tombstoned" % t.hex())
+    keyed = [(k, leaf_of(ns, r)[1]) for k, r in keyed_rows if not is_dropped(ns, r)]  # §4.5 rows have no leaf
+    bad = [b for b in buckets if mismatched(ns, b, keyed)]
+
+    def shipped(key):
+        return any(in_range(key, b) for b in bad)
+    out_rows = sorted(((k, r) for k, r in keyed_rows if not is_dropped(ns, r) and shipped(k)), key=lambda kr: kr[0])
+    out_dead = sorted({t for t in tombstones if shipped(t)})
+    if not out_rows and not out_dead:
+        return None
+    keys = {k.hex() for k, _ in out_rows} | {t.hex() for t in out_dead}
+    return {"kind": "reconcile_resp", "namespace": ns, "rows": [r for _, r in out_rows],
+            "vectors": {k: v for k, v in vectors.items() if k in keys}, "tombstones": out_dead}
+
+
+# --- The reconcile ops (SPEC.md §5.6) --------------------------------------------------------
+
+def op_bucketize(inp):
+    ns = namespace(member(inp, "namespace"))
+    keyed = generated_leaves(inp["generate"]) if "generate" in inp else explicit_leaves(member(inp, "leaves"))
+    return {"request": frame_output(bucketize(ns, sorted_distinct(keyed, ns)))}
+
+
+def op_respond(inp):
+    request = decode_frame_value(member(inp, "request"))
+    if request["kind"] != "reconcile_req":
+        raise Rejected("input_bad_value", "respond answers a reconcile_req")
+    ns = request["namespace"]
+    replica = member(inp, "replica")
+    rows = parse_rows(member(replica, "rows", "replica"), ns, "replica.rows")
+    tombstones = replica_tombstones(replica.get("tombstones", []), ns)
+    vectors = parse_replica_vectors(replica.get("vectors", Obj([])))
+    if ns == "settings":
+        response = respond_settings(rows, tombstones, vectors)
+    else:
+        response = respond_rows(ns, request["buckets"], rows, tombstones, vectors)
+    return {"response": frame_output(response) if response is not None else None}
+
+
+def op_encode_frame(inp):
+    f = decode_frame_value(member(inp, "frame"))  # §5.6: decoded first, so a tolerated frame is completed
+    return {"json": frame_json_text(f), "cbor": cbor(frame_tree(f)).hex()}
+
+
+def op_decode_frame(inp):
+    return {"frame": frame_output(decode_frame_text(text(member(inp, "json"), "json")))}
+
+
 OPS = {"state_digest": {"leaf": op_leaf, "root": op_root, "fold": op_fold, "digest": op_digest,
                         "digest_encode": op_digest_encode, "digest_decode": op_digest_decode,
-                        "divergence": op_divergence, "mark_offloaded": op_mark_offloaded}}
+                        "divergence": op_divergence, "mark_offloaded": op_mark_offloaded},
+       "reconcile": {"bucketize": op_bucketize, "respond": op_respond, "encode_frame": op_encode_frame,
+                     "decode_frame": op_decode_frame}}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,8 +38,6 @@ enum Fixtures {
     static var stateDigestCases: Int { manifestCounts["state_digest"] ?? 0 }
     /// The last line of a clean run of every vector.
     static var allPassLine: String { "\(totalCases) passed, 0 failed, 0 skipped" }
-    /// The last line of a clean run of a testee implementing state_digest only.
-    static var stateDigestOnlyLine: String { "\(stateDigestCases) passed, 0 failed, \(totalCases - stateDigestCases) skipped" }
 
     /// The toy suite: ids name what a misbehaving toy testee does on them.
     static let toyVectors = """
