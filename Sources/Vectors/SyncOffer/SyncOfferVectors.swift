@@ -437,6 +437,8 @@ enum SyncOfferVectors {
         let flippedTag = flipped(f.blob, bit: 8 * (f.blob.count - 1))
         try receive("refused/tag-bit-flipped-hash-matches", "one tag bit flipped, hash recomputed: fails authentication",
                     offer: offerFor(flippedTag), blob: flippedTag, expect: .refused, reason: .syncAuthFailed, flags: ["auth"])
+        try receive("refused/tag-bit-flipped-hash-stale", "one tag bit flipped in transit, the offer names the original hash: hash mismatch (authentication would fail too)",
+                    blob: flippedTag, expect: .refused, reason: .syncHashMismatch, flags: ["order", "hash-before-decrypt"])
         var wrongHash = f.offer; wrongHash.sha256 = flipped(f.offer.sha256, bit: 255)
         try receive("refused/hash-wrong-blob-intact", "the blob is intact but the offer's hash is not its hash: refused (a receiver that skips the hash would import)",
                     offer: wrongHash, expect: .refused, reason: .syncHashMismatch, flags: ["hash"])
