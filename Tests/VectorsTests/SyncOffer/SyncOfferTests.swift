@@ -202,4 +202,23 @@ struct SyncOfferTests {
     @Test func unknownOpIsRejected() {
         #expect(throws: WireError(.unknownOp, "")) { try SyncOfferHandler().run(op: "sync", input: .object([])) }
     }
+
+    /// SPEC.md §7 lists every sync_ code (§7.10) and every op (§7.9) the code defines, and no other.
+    @Test func specSectionInStepWithCode() throws {
+        let spec = try Fixtures.repoFile("SPEC.md")
+        let start = try #require(spec.range(of: "<!-- SECTION:sync_offer"))
+        let end = try #require(spec.range(of: "<!-- END:sync_offer -->"))
+        let section = String(spec[start.upperBound..<end.lowerBound])
+        func codes(in text: String, prefix: String) -> Set<String> {
+            var out = Set<String>()
+            for line in text.split(separator: "\n") where line.hasPrefix("| `\(prefix)") {
+                let cell = line.dropFirst(3)
+                if let close = cell.firstIndex(of: "`") { out.insert(String(cell[..<close])) }
+            }
+            return out
+        }
+        let table = codes(in: section, prefix: "sync_")
+        #expect(table == Set(ErrorCode.allCases.map(\.rawValue).filter { $0.hasPrefix("sync_") }))
+        for op in SyncOfferHandler().ops { #expect(section.contains("`\(op)`"), "op \(op) missing from SPEC §7.9") }
+    }
 }
