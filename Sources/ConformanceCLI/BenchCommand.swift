@@ -7,7 +7,7 @@ enum BenchCommand {
     static let help = """
     OVERVIEW: Benchmarks (build with -c release). Figures only; they never fail.
 
-    USAGE: conformance bench <digest> [--rows N]
+    USAGE: conformance bench <digest|reconcile|crypto> [--rows N]
     """
 
     static func run(_ argv: [String]) -> Int32 {
@@ -18,6 +18,8 @@ enum BenchCommand {
         if let i = args.firstIndex(of: "--rows"), i + 1 < args.count, let n = Int(args[i + 1]) { rows = n }
         switch name {
         case "digest": DigestBench.run(rows: rows)
+        case "reconcile": ReconcileBench.run(leaves: rows)
+        case "crypto": CryptoBench.run()
         default: return CLI.fail("unknown benchmark \(name)")
         }
         return 0

@@ -12,7 +12,8 @@ enum CLI {
     SUBCOMMANDS:
       generate            Rewrite vectors/ from the reference implementation (deterministic).
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
-      bench <name>        Release-build benchmarks: digest.
+      mutants             List the mutants; --matrix shows which cases kill each.
+      bench <name>        Release-build benchmarks: digest, reconcile, crypto.
 
     OPTIONS:
       -h, --help          Show help.
@@ -38,6 +39,7 @@ enum CLI {
         case "generate": return GenerateCommand.run(rest)
         case "verify": return VerifyCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
+        case "mutants": return MutantsCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2

@@ -12,33 +12,14 @@ public enum Responder {
         if replica.namespace == .settings { return try settings(replica) }
         try ReconcileRequest.validateTiling(request.buckets)
         let leaves = try replica.sortedLeaves()
-
-        // One sweep: leaves and buckets are both in key order and the buckets tile the key space.
-        var mismatched = [Bool](repeating: false, count: request.buckets.count)
-        var li = 0
-        for (bi, bucket) in request.buckets.enumerated() {
-            let start = li
-            while li < leaves.count, bucket.contains(leaves[li].key) { li += 1 }
-            let mine = leaves[start..<li].map(\.leaf)
-            let root = MerkleTree.fold(mine) ?? MerkleTree.emptyRoot(replica.namespace)
-            mismatched[bi] = root != bucket.root || mine.count != bucket.count
-        }
-
-        func inMismatchedRange(_ key: [UInt8]) -> Bool {
-            // Binary search for the bucket whose range holds the key.
-            var lo = 0, hi = request.buckets.count - 1
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if key.lexicographicallyPrecedes(request.buckets[mid].lo) { hi = mid - 1 } else { lo = mid }
-            }
-            return mismatched[lo]
-        }
+        let mismatched = mismatchedBuckets(request.buckets, namespace: replica.namespace, sortedLeaves: leaves)
+        func inMismatchedRange(_ key: [UInt8]) -> Bool { mismatched[bucketIndex(of: key, in: request.buckets)] }
 
         var response = ReconcileResponse(namespace: replica.namespace)
-        let rows = replica.rows.filter { !LeafEncoder.isDropped($0) && inMismatchedRange($0.keyBytes) }
+        let rows = replica.rows.filter { (!LeafEncoder.isDropped($0) || Mutant.on(.calendarEventsShipped)) && inMismatchedRange($0.keyBytes) }
             .sorted { $0.keyBytes.lexicographicallyPrecedes($1.keyBytes) }
-        let tombs = replica.tombstones.filter(inMismatchedRange).sorted { $0.lexicographicallyPrecedes($1) }
-        guard !rows.isEmpty || !tombs.isEmpty else { return nil }
+        let tombs = Mutant.on(.tombstonesNotShipped) ? [] : replica.tombstones.filter(inMismatchedRange).sorted { $0.lexicographicallyPrecedes($1) }
+        guard !rows.isEmpty || !tombs.isEmpty || Mutant.on(.frameWhenNothingDiffers) else { return nil }
         response.rows = rows
         response.tombstones = tombs
         for k in rows.map(\.keyBytes) + tombs {
@@ -46,6 +27,34 @@ public enum Responder {
             if let vv = replica.vectors[hex] { response.vectors[hex] = vv }
         }
         return response
+    }
+
+    /// For each bucket, whether the responder's own leaves in its range differ in root or count.
+    /// One sweep: leaves and buckets are both in key order and the buckets tile the key space.
+    public static func mismatchedBuckets(_ buckets: [Bucket], namespace: Namespace, sortedLeaves leaves: [(key: [UInt8], leaf: SHA256Digest)]) -> [Bool] {
+        var mismatched = [Bool](repeating: false, count: buckets.count)
+        var li = 0
+        var scratch: [SHA256Digest] = []
+        for (bi, bucket) in buckets.enumerated() {
+            scratch.removeAll(keepingCapacity: true)
+            while li < leaves.count, bucket.contains(leaves[li].key) {
+                scratch.append(leaves[li].leaf)
+                li += 1
+            }
+            let root = MerkleTree.fold(scratch) ?? MerkleTree.emptyRoot(namespace)
+            mismatched[bi] = root != bucket.root || (scratch.count != bucket.count && !Mutant.on(.countNotCompared))
+        }
+        return mismatched
+    }
+
+    /// The index of the bucket whose range holds `key` (binary search over the tiling).
+    public static func bucketIndex(of key: [UInt8], in buckets: [Bucket]) -> Int {
+        var lo = 0, hi = buckets.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if key.lexicographicallyPrecedes(buckets[mid].lo) { hi = mid - 1 } else { lo = mid }
+        }
+        return lo
     }
 
     /// settings: the whole synced dictionary, per-key version vectors and tombstoned keys.
