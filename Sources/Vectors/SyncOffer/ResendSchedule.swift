@@ -26,13 +26,13 @@ public enum ResendSchedule {
     }
 
     public static func send(_ i: Int) -> Send {
-        Send(index: i, atMs: Int64(i) * intervalMs, wake: i == 0 ? .sync : .silent)
+        Send(index: i, atMs: Int64(i) * intervalMs, wake: i == 0 || Mutant.on(.syncEverySendWakes) ? .sync : .silent)
     }
 
     /// Every send due by `elapsedMs` (≥ 0): those with `atMs ≤ elapsedMs`.
     public static func due(elapsedMs: Int64) -> [Send] {
         guard elapsedMs >= 0 else { return [] }
-        let count = min(Int64(maxSends), elapsedMs / intervalMs + 1)
+        let count = min(Int64(maxSends + (Mutant.on(.syncEightSends) ? 1 : 0)), elapsedMs / intervalMs + 1)
         return (0..<Int(count)).map(send)
     }
 

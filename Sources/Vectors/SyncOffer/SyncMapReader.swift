@@ -37,7 +37,7 @@ struct SyncMapReader {
             }
         }
         let known = Set(allowed + (tag == nil ? [] : ["type"]))
-        for n in names where !known.contains(n) {
+        for n in names where !known.contains(n) && !Mutant.on(.syncTolerateUnknownMembers) {
             throw WireError(.syncUnknownField, "no member \(n) in this message", field: field(n))
         }
     }

@@ -28,7 +28,7 @@ public enum SyncReceiver {
                                ownUserIDHash: [UInt8]?, senderUserIDHash: [UInt8],
                                maxBlobBytes: UInt64 = SyncBlob.syncMaxBlobBytes) throws(WireError) -> Outcome {
         // 1. Account gate: silent.
-        guard AccountGate.isSameAccount(own: ownUserIDHash, sender: senderUserIDHash) else {
+        guard Mutant.on(.syncSkipOfferGate) || AccountGate.isSameAccount(own: ownUserIDHash, sender: senderUserIDHash) else {
             return Outcome(result: .dropped, reason: .syncNotSameAccount, ack: nil, snapshot: nil)
         }
         // 2. The offer itself.
@@ -38,10 +38,13 @@ public enum SyncReceiver {
         }
         // 3–6. Lengths, before a byte is hashed: the promise, what arrived, the two against each
         // other, and room for a tag.
-        if offer.sizeBytes > maxBlobBytes { return refuse(.syncBlobOverCap) }
-        if UInt64(blob.count) > maxBlobBytes { return refuse(.syncBlobOverCap) }
-        if UInt64(blob.count) != offer.sizeBytes { return refuse(.syncSizeMismatch) }
+        if !Mutant.on(.syncNoCap) {
+            if offer.sizeBytes > maxBlobBytes { return refuse(.syncBlobOverCap) }
+            if UInt64(blob.count) > maxBlobBytes { return refuse(.syncBlobOverCap) }
+        }
+        if !Mutant.on(.syncIgnoreSizeBytes), UInt64(blob.count) != offer.sizeBytes { return refuse(.syncSizeMismatch) }
         if blob.count < AES256GCM.tagByteCount { return refuse(.syncBlobTooShort) }
+        if Mutant.on(.syncDecryptBeforeHash), SyncBlob.open(blob, key: offer.key, nonce: offer.nonce) == nil { return refuse(.syncAuthFailed) }
         // 7. The hash that came by the authenticated road, before any decryption.
         if SHA256.hash(blob).bytes != offer.sha256 { return refuse(.syncHashMismatch) }
         // 8. Open.

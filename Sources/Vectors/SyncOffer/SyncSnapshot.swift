@@ -115,7 +115,14 @@ public struct SyncSnapshot: Sendable, Hashable {
             guard let incoming = snapshot.namespaces[ns] else { continue }
             var rows = namespaces[ns] ?? []
             var held = Set(rows.map(\.keyBytes))
-            for row in incoming where !Self.isCalendarEvent(row) && !held.contains(row.keyBytes) {
+            if Mutant.on(.syncImportOverwrites) {
+                for row in incoming where !Self.isCalendarEvent(row) {
+                    rows.removeAll { $0.keyBytes == row.keyBytes }
+                    rows.append(row)
+                    inserted += held.insert(row.keyBytes).inserted ? 1 : 0
+                }
+            }
+            for row in incoming where !Mutant.on(.syncImportOverwrites) && !Self.isCalendarEvent(row) && !held.contains(row.keyBytes) {
                 rows.append(row)
                 held.insert(row.keyBytes)
                 inserted += 1

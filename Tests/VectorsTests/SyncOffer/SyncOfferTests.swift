@@ -3,8 +3,8 @@ import Testing
 @testable import Vectors
 
 /// sync_offer beyond the vectors: seal/open and import properties over seeded inputs, the
-/// schedule against a direct reading of the rule, decoders on hostile bytes, and mutant receivers
-/// that each fail at least one golden case.
+/// schedule against a direct reading of the rule, decoders on hostile bytes, and the named golden
+/// cases that kill the sync_offer mutants.
 struct SyncOfferTests {
     /// A seeded snapshot: a random subset of sample rows from a few namespaces.
     static func snapshot(_ g: inout SeededGenerator, universe: Int = 12) throws -> SyncSnapshot {
@@ -140,63 +140,32 @@ struct SyncOfferTests {
         #expect(rejected > 0)
     }
 
-    // MARK: mutant receivers
+    // MARK: mutants
 
-    struct Mutant: Sendable, CustomTestStringConvertible {
-        var name: String
-        var skipGate = false
-        var decryptFirst = false
-        var ignoreSize = false
-        var testDescription: String { name }
-    }
+    /// The ordering rules of SPEC.md §7.6 each have a named golden case that kills the reference
+    /// switched into the matching bug (MutantKillTests only demands *some* killer).
+    static let killers: [(Mutant, String)] = [
+        (.syncDecryptBeforeHash, "sync_offer/receive/refused/bit-flipped-hash-stale"),
+        (.syncDecryptBeforeHash, "sync_offer/receive/refused/tag-bit-flipped-hash-stale"),
+        (.syncSkipOfferGate, "sync_offer/receive/dropped/other-account"),
+        (.syncSkipOfferGate, "sync_offer/receive/dropped/own-hash-absent"),
+        (.syncSkipRequestGate, "sync_offer/handle_request/dropped/other-account"),
+        (.syncGateAnyLength, "sync_offer/receive/dropped/both-hashes-33-bytes"),
+        (.syncIgnoreSizeBytes, "sync_offer/receive/refused/size-bytes-plus-one"),
+        (.syncNoCap, "sync_offer/receive/refused/over-cap-offer"),
+        (.syncTolerateUnknownMembers, "sync_offer/decode_offer/malformed/unknown-member"),
+        (.syncImportOverwrites, "sync_offer/import/keyed/plan-by-planID"),
+        (.syncEverySendWakes, "sync_offer/schedule/boundary/t5000"),
+        (.syncEightSends, "sync_offer/schedule/boundary/t35000"),
+    ]
 
-    /// SPEC.md §7.6 with one rule broken.
-    static func mutantReceive(_ m: Mutant, offer ob: [UInt8], requestID: [UInt8], blob: [UInt8], own: [UInt8]?, sender: [UInt8], cap: UInt64) throws(WireError) -> SyncReceiver.Outcome {
-        if !m.skipGate, !AccountGate.isSameAccount(own: own, sender: sender) {
-            return .init(result: .dropped, reason: .syncNotSameAccount, ack: nil, snapshot: nil)
+    @Test func namedCasesKillTheOrderingMutants() throws {
+        let vf = try SyncOfferHandler().generate()
+        for (m, id) in Self.killers {
+            let row = MutantMatrix.compute([vf], mutants: [m])[0]
+            #expect(row.killedBy.contains(id), "\(m.rawValue) should be killed by \(id); killed by \(row.killedBy.prefix(5))")
         }
-        let offer = try SyncOffer.decode(ob)
-        func refuse(_ c: ErrorCode) -> SyncReceiver.Outcome { .init(result: .refused, reason: c, ack: SyncAck(requestID: requestID, ok: false), snapshot: nil) }
-        if !m.ignoreSize {
-            if offer.sizeBytes > cap || UInt64(blob.count) > cap { return refuse(.syncBlobOverCap) }
-            if UInt64(blob.count) != offer.sizeBytes { return refuse(.syncSizeMismatch) }
-        }
-        if blob.count < 16 { return refuse(.syncBlobTooShort) }
-        if m.decryptFirst {
-            guard let p = SyncBlob.open(blob, key: offer.key, nonce: offer.nonce) else { return refuse(.syncAuthFailed) }
-            if SHA256.hash(blob).bytes != offer.sha256 { return refuse(.syncHashMismatch) }
-            guard let s = try? SyncSnapshot.decode(p) else { return refuse(.syncPayloadInvalid) }
-            return .init(result: .accepted, reason: nil, ack: SyncAck(requestID: requestID, ok: true), snapshot: s)
-        }
-        if SHA256.hash(blob).bytes != offer.sha256 { return refuse(.syncHashMismatch) }
-        guard let p = SyncBlob.open(blob, key: offer.key, nonce: offer.nonce) else { return refuse(.syncAuthFailed) }
-        guard let s = try? SyncSnapshot.decode(p) else { return refuse(.syncPayloadInvalid) }
-        return .init(result: .accepted, reason: nil, ack: SyncAck(requestID: requestID, ok: true), snapshot: s)
-    }
-
-    static let mutants = [Mutant(name: "skips the account gate", skipGate: true),
-                          Mutant(name: "decrypts before hashing", decryptFirst: true),
-                          Mutant(name: "ignores size_bytes and the cap", ignoreSize: true)]
-
-    @Test(arguments: [Mutant(name: "faithful")] + mutants)
-    func mutantFailsAGoldenCase(_ m: Mutant) throws {
-        let file = try JSONValue.parse(try Fixtures.repoFile("vectors/sync_offer.json"))
-        let cases = try #require(file["cases"]?.arrayValue).filter { $0["op"]?.stringValue == "receive" && $0["expected"]?["output"] != nil }
-        #expect(!cases.isEmpty)
-        var failing: [String] = []
-        for c in cases {
-            let i = c["input"]!
-            let hex = { (k: String) in i[k].flatMap { $0.stringValue }.flatMap(Hex.decode) }
-            guard let o = try? Self.mutantReceive(m, offer: hex("offer")!, requestID: hex("request_id")!, blob: hex("blob")!,
-                                           own: hex("own_user_id_hash"), sender: hex("sender_user_id_hash")!,
-                                           cap: i["max_blob_bytes"]?.uint64Value ?? SyncBlob.syncMaxBlobBytes) else {
-                failing.append(c["id"]!.stringValue!)  // rejected where the case expects an outcome
-                continue
-            }
-            if SyncOfferOutput.received(o).json != c["expected"]!["output"]! { failing.append(c["id"]!.stringValue!) }
-        }
-        print("mutant '\(m.name)' fails \(failing.count) case(s): \(failing.prefix(4))")
-        if m.name == "faithful" { #expect(failing.isEmpty) } else { #expect(!failing.isEmpty) }
+        #expect(Set(Self.killers.map(\.0)) == Set(Mutant.allCases.filter { $0.format == "sync_offer" }))
     }
 
     @Test func unknownOpIsRejected() {
