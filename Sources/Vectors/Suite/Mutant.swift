@@ -42,6 +42,17 @@ public enum Mutant: String, CaseIterable, Sendable {
     case acceptNegativeCount = "reconcile.accept-negative-count"
     case tombstonesNotShipped = "reconcile.tombstones-not-shipped"
     case calendarEventsShipped = "reconcile.calendar-events-shipped"
+    // sync_offer
+    case syncSkipOfferGate = "sync_offer.offer-account-gate-skipped"
+    case syncSkipRequestGate = "sync_offer.request-account-gate-skipped"
+    case syncGateAnyLength = "sync_offer.gate-compares-any-length"
+    case syncDecryptBeforeHash = "sync_offer.decrypt-before-hash"
+    case syncIgnoreSizeBytes = "sync_offer.size-bytes-ignored"
+    case syncNoCap = "sync_offer.no-blob-cap"
+    case syncTolerateUnknownMembers = "sync_offer.unknown-members-ignored"
+    case syncImportOverwrites = "sync_offer.import-overwrites"
+    case syncEverySendWakes = "sync_offer.every-send-wakes"
+    case syncEightSends = "sync_offer.eight-sends"
 
     @TaskLocal public static var active: Mutant?
 
@@ -90,6 +101,16 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .acceptNegativeCount: return "a negative bucket count accepted"
         case .tombstonesNotShipped: return "respond ships rows but never tombstones"
         case .calendarEventsShipped: return "calendar-derived memory events shipped in responses"
+        case .syncSkipOfferGate: return "an offer from another account is processed (no isSameAccount guard in handleOffer)"
+        case .syncSkipRequestGate: return "a request from another account is accepted (no isSameAccount guard in handleRequest)"
+        case .syncGateAnyLength: return "isSameAccount compares the hashes without checking they are 32 bytes"
+        case .syncDecryptBeforeHash: return "the blob is opened before its SHA-256 is checked against the offer"
+        case .syncIgnoreSizeBytes: return "the offer's size_bytes is never compared with the blob"
+        case .syncNoCap: return "no receiver-side blob size cap"
+        case .syncTolerateUnknownMembers: return "unknown members of sync payloads ignored instead of rejected"
+        case .syncImportOverwrites: return "import upserts (incoming row replaces the held one) instead of insert-if-absent"
+        case .syncEverySendWakes: return "every re-send marked push-waking, not only the first"
+        case .syncEightSends: return "the schedule sends at 35000 ms too (8 sends)"
         }
     }
 }

@@ -41,6 +41,22 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case frameTooManyBuckets = "frame_too_many_buckets"
 
     // sync_offer codes go here (one block, added by the sync_offer work)
+    // sync_request / sync_offer / sync_ack payloads and the snapshot blob (SPEC.md §7)
+    case syncBadType = "sync_bad_type"
+    case syncMissingField = "sync_missing_field"
+    case syncBadLength = "sync_bad_length"
+    case syncUnknownField = "sync_unknown_field"
+    case syncWrongPayloadType = "sync_wrong_payload_type"
+    case syncBadValue = "sync_bad_value"
+    case syncUnsupportedVersion = "sync_unsupported_version"
+    // receiver outcomes (reported as `reason`, SPEC.md §7.6)
+    case syncNotSameAccount = "sync_not_same_account"
+    case syncBlobOverCap = "sync_blob_over_cap"
+    case syncSizeMismatch = "sync_size_mismatch"
+    case syncBlobTooShort = "sync_blob_too_short"
+    case syncHashMismatch = "sync_hash_mismatch"
+    case syncAuthFailed = "sync_auth_failed"
+    case syncPayloadInvalid = "sync_payload_invalid"
 
     // signin codes go here (one block)
 

@@ -1,0 +1,26 @@
+import Primitives
+
+/// `sync_ack` (SPEC.md §7.2): the requester's verdict on an offer. Informational for the sibling
+/// (it never retries on `ok: false`), but it is the only signal that the blob was taken.
+public struct SyncAck: Sendable, Hashable {
+    public var requestID: [UInt8]
+    public var ok: Bool
+
+    public init(requestID: [UInt8], ok: Bool) {
+        self.requestID = requestID
+        self.ok = ok
+    }
+
+    static let members = ["request_id", "ok"]
+
+    public var tree: CBOR {
+        .object([("type", .text(SyncPayloadType.syncAck.rawValue)), ("request_id", .bytes(requestID)), ("ok", .bool(ok))])
+    }
+
+    public var encoded: [UInt8] { CBORWriter.encode(tree) }
+
+    public static func decode(_ bytes: [UInt8]) throws(WireError) -> SyncAck {
+        let r = try SyncMapReader(bytes, tag: .syncAck, allowed: members)
+        return SyncAck(requestID: try r.bytes("request_id", length: SyncRequest.requestIDByteCount), ok: try r.bool("ok"))
+    }
+}

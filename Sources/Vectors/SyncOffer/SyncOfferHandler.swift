@@ -1,0 +1,174 @@
+import Primitives
+
+/// The reference `sync_offer` format as the runner drives it (SPEC.md §7.9).
+public struct SyncOfferHandler: FormatHandler {
+    public init() {}
+
+    public var format: String { "sync_offer" }
+    public var ops: [String] {
+        ["encode_request", "decode_request", "encode_offer", "decode_offer", "encode_ack", "decode_ack",
+         "encode_snapshot", "decode_snapshot", "seal", "receive", "handle_request", "import", "schedule"]
+    }
+
+    public func generate() throws -> VectorFile { try SyncOfferVectors.file() }
+
+    public func run(op: String, input: JSONValue) throws(WireError) -> JSONValue {
+        switch op {
+        case "encode_request": return SyncOfferOutput.cbor(try Self.request(input).encoded).json
+        case "decode_request": return SyncOfferOutput.request(try SyncRequest.decode(try Self.cbor(input))).json
+        case "encode_offer": return SyncOfferOutput.cbor(try Self.offer(input).encoded).json
+        case "decode_offer": return SyncOfferOutput.offer(try SyncOffer.decode(try Self.cbor(input))).json
+        case "encode_ack": return SyncOfferOutput.cbor(try Self.ack(input).encoded).json
+        case "decode_ack": return SyncOfferOutput.ack(try SyncAck.decode(try Self.cbor(input))).json
+        case "encode_snapshot": return SyncOfferOutput.cbor(try SyncSnapshot.parse(input, path: "").encoded).json
+        case "decode_snapshot": return try SyncSnapshot.decode(try Self.cbor(input)).tree.json
+        case "seal": return try seal(input)
+        case "receive": return try receive(input)
+        case "handle_request": return try handleRequest(input)
+        case "import": return try importOp(input)
+        case "schedule": return try schedule(input)
+        default: throw WireError(.unknownOp, "sync_offer has no op \(op)", field: "op")
+        }
+    }
+
+    // MARK: input readers
+
+    static func cbor(_ input: JSONValue) throws(WireError) -> [UInt8] {
+        try Input.bytes(try Input.member(input, "cbor", path: ""), path: "cbor")
+    }
+
+    static func bytes(_ input: JSONValue, _ name: String, length: Int?, path: String = "") throws(WireError) -> [UInt8] {
+        let p = path.isEmpty ? name : "\(path).\(name)"
+        let b = try Input.bytes(try Input.member(input, name, path: path), path: p)
+        if let length, b.count != length { throw WireError(.inputBadLength, "expected \(length) bytes, got \(b.count)", field: p) }
+        return b
+    }
+
+    static func unsigned(_ input: JSONValue, _ name: String, path: String = "") throws(WireError) -> UInt64 {
+        guard let n = try Input.member(input, name, path: path).uint64Value else {
+            throw WireError(.inputBadType, "expected an unsigned integer", field: path.isEmpty ? name : "\(path).\(name)")
+        }
+        return n
+    }
+
+    static func optionalBytes(_ input: JSONValue, _ name: String) throws(WireError) -> [UInt8]? {
+        guard let v = input[name] else { return nil }
+        return try Input.bytes(v, path: name)
+    }
+
+    static func request(_ v: JSONValue) throws(WireError) -> SyncRequest {
+        SyncRequest(requestID: try bytes(v, "request_id", length: SyncRequest.requestIDByteCount),
+                    replyPubkey: try bytes(v, "reply_pubkey", length: SyncRequest.replyPubkeyByteCount),
+                    timestampMs: try unsigned(v, "timestamp_ms"))
+    }
+
+    static func offer(_ v: JSONValue) throws(WireError) -> SyncOffer {
+        SyncOffer(blobID: try bytes(v, "blob_id", length: SyncOffer.blobIDByteCount),
+                  key: try bytes(v, "key", length: AES256GCM.keyByteCount),
+                  nonce: try bytes(v, "nonce", length: AES256GCM.nonceByteCount),
+                  sha256: try bytes(v, "sha256", length: SHA256.byteCount),
+                  sizeBytes: try unsigned(v, "size_bytes"))
+    }
+
+    static func ack(_ v: JSONValue) throws(WireError) -> SyncAck {
+        let id = try bytes(v, "request_id", length: SyncRequest.requestIDByteCount)
+        guard let ok = try Input.member(v, "ok", path: "").boolValue else { throw WireError(.inputBadType, "expected true or false", field: "ok") }
+        return SyncAck(requestID: id, ok: ok)
+    }
+
+    // MARK: ops
+
+    func seal(_ input: JSONValue) throws(WireError) -> JSONValue {
+        let snapshot = try SyncSnapshot.parse(try Input.member(input, "snapshot", path: ""), path: "snapshot")
+        let key = try Self.bytes(input, "key", length: AES256GCM.keyByteCount)
+        let nonce = try Self.bytes(input, "nonce", length: AES256GCM.nonceByteCount)
+        let blobID = try Self.bytes(input, "blob_id", length: SyncOffer.blobIDByteCount)
+        let plaintext = snapshot.encoded
+        let blob = try SyncBlob.seal(plaintext, key: key, nonce: nonce)
+        return SyncOfferOutput.sealed(plaintext: plaintext, blob: blob, offer: SyncBlob.offer(for: blob, blobID: blobID, key: key, nonce: nonce)).json
+    }
+
+    func receive(_ input: JSONValue) throws(WireError) -> JSONValue {
+        let offer = try Self.bytes(input, "offer", length: nil)
+        let requestID = try Self.bytes(input, "request_id", length: SyncRequest.requestIDByteCount)
+        let blob = try Self.bytes(input, "blob", length: nil)
+        let own = try Self.optionalBytes(input, "own_user_id_hash")
+        let sender = try Self.bytes(input, "sender_user_id_hash", length: nil)
+        let cap = input["max_blob_bytes"] == nil ? SyncBlob.syncMaxBlobBytes : try Self.unsigned(input, "max_blob_bytes")
+        let o = try SyncReceiver.receive(offer: offer, requestID: requestID, blob: blob, ownUserIDHash: own, senderUserIDHash: sender, maxBlobBytes: cap)
+        return SyncOfferOutput.received(o).json
+    }
+
+    func handleRequest(_ input: JSONValue) throws(WireError) -> JSONValue {
+        let request = try Self.bytes(input, "request", length: nil)
+        let own = try Self.optionalBytes(input, "own_user_id_hash")
+        let sender = try Self.bytes(input, "sender_user_id_hash", length: nil)
+        let r = try SiblingRequestHandler.handle(request: request, ownUserIDHash: own, senderUserIDHash: sender)
+        return SyncOfferOutput.handled(r.result, r.request).json
+    }
+
+    func importOp(_ input: JSONValue) throws(WireError) -> JSONValue {
+        var store = try SyncSnapshot.parse(try Input.member(input, "store", path: ""), path: "store")
+        guard let list = try Input.member(input, "snapshots", path: "").arrayValue else {
+            throw WireError(.inputBadType, "expected an array of snapshots", field: "snapshots")
+        }
+        var inserted: [Int] = []
+        for (i, s) in list.enumerated() {
+            inserted.append(store.importing(try SyncSnapshot.parse(s, path: "snapshots[\(i)]")))
+        }
+        return SyncOfferOutput.imported(store, inserted: inserted).json
+    }
+
+    func schedule(_ input: JSONValue) throws(WireError) -> JSONValue {
+        guard let t = try Input.member(input, "elapsed_ms", path: "").int64Value else {
+            throw WireError(.inputBadType, "expected integer milliseconds", field: "elapsed_ms")
+        }
+        guard t >= 0 else { throw WireError(.inputBadValue, "elapsed time is never negative", field: "elapsed_ms") }
+        return SyncOfferOutput.schedule(elapsedMs: t).json
+    }
+}
+
+/// Output shapes shared by the handler and the generator, so both write the same tree.
+enum SyncOfferOutput {
+    static func cbor(_ b: [UInt8]) -> CBOR { .object([("cbor", .bytes(b))]) }
+
+    static func request(_ r: SyncRequest) -> CBOR {
+        .object([("request_id", .bytes(r.requestID)), ("reply_pubkey", .bytes(r.replyPubkey)), ("timestamp_ms", .unsigned(r.timestampMs))])
+    }
+
+    static func offer(_ o: SyncOffer) -> CBOR {
+        .object([("blob_id", .bytes(o.blobID)), ("key", .bytes(o.key)), ("nonce", .bytes(o.nonce)),
+                 ("sha256", .bytes(o.sha256)), ("size_bytes", .unsigned(o.sizeBytes))])
+    }
+
+    static func ack(_ a: SyncAck) -> CBOR { .object([("request_id", .bytes(a.requestID)), ("ok", .bool(a.ok))]) }
+
+    static func sealed(plaintext: [UInt8], blob: [UInt8], offer o: SyncOffer) -> CBOR {
+        .object([("plaintext", .bytes(plaintext)), ("blob", .bytes(blob)), ("offer", offer(o)), ("offer_cbor", .bytes(o.encoded))])
+    }
+
+    static func received(_ o: SyncReceiver.Outcome) -> CBOR {
+        .object([("result", .text(o.result.rawValue)),
+                 ("reason", o.reason.map { .text($0.rawValue) } ?? .null),
+                 ("ack", o.ack.map { .bytes($0.encoded) } ?? .null),
+                 ("snapshot", o.snapshot?.tree ?? .null)])
+    }
+
+    static func handled(_ result: SiblingRequestHandler.Result, _ r: SyncRequest?) -> CBOR {
+        .object([("result", .text(result.rawValue)),
+                 ("reason", result == .dropped ? .text(ErrorCode.syncNotSameAccount.rawValue) : .null),
+                 ("request", r.map(request) ?? .null)])
+    }
+
+    static func imported(_ store: SyncSnapshot, inserted: [Int]) -> CBOR {
+        .object([("store", store.tree), ("inserted", .array(inserted.map { .unsigned(UInt64($0)) }))])
+    }
+
+    static func schedule(elapsedMs t: Int64) -> CBOR {
+        .object([("sends", .array(ResendSchedule.due(elapsedMs: t).map { s in
+                    .object([("index", .unsigned(UInt64(s.index))), ("at_ms", .unsigned(UInt64(s.atMs))), ("wake", .text(s.wake.rawValue))])
+                 })),
+                 ("next_at_ms", ResendSchedule.nextAtMs(elapsedMs: t).map { .unsigned(UInt64($0)) } ?? .null),
+                 ("exhausted", .bool(ResendSchedule.exhausted(elapsedMs: t)))])
+    }
+}

@@ -1,0 +1,193 @@
+import Primitives
+import Testing
+@testable import Vectors
+
+/// sync_offer beyond the vectors: seal/open and import properties over seeded inputs, the
+/// schedule against a direct reading of the rule, decoders on hostile bytes, and the named golden
+/// cases that kill the sync_offer mutants.
+struct SyncOfferTests {
+    /// A seeded snapshot: a random subset of sample rows from a few namespaces.
+    static func snapshot(_ g: inout SeededGenerator, universe: Int = 12) throws -> SyncSnapshot {
+        var rows: [Namespace: [Row]] = [:]
+        for ns in [Namespace.messages, .plans, .contacts, .notebook, .settings, .memory] {
+            for i in 0..<universe where g.next() % 3 == 0 { rows[ns, default: []].append(SampleRows.typical(ns, index: i)) }
+        }
+        return try SyncSnapshot(rows)
+    }
+
+    @Test func sealOpenRoundTripSeeded() throws {
+        let seed: UInt64 = 0x5ea1_0001
+        print("sealOpenRoundTripSeeded seed \(seed)")
+        var g = SeededGenerator(seed: seed)
+        for trial in 0..<60 {
+            let key = g.bytes(32), nonce = g.bytes(12), blobID = g.bytes(32)
+            // Raw plaintexts of every small length and a few large ones.
+            let raw = g.bytes(trial < 40 ? trial : Int(g.next() % 5000))
+            let blob = try SyncBlob.seal(raw, key: key, nonce: nonce)
+            #expect(blob.count == raw.count + AES256GCM.tagByteCount)
+            #expect(SyncBlob.open(blob, key: key, nonce: nonce) == raw)
+            // Snapshots end to end through the receiver.
+            let snap = try Self.snapshot(&g)
+            #expect(try SyncSnapshot.decode(snap.encoded) == snap)
+            let sealed = try SyncBlob.seal(snap.encoded, key: key, nonce: nonce)
+            let offer = SyncBlob.offer(for: sealed, blobID: blobID, key: key, nonce: nonce)
+            #expect(try SyncOffer.decode(offer.encoded) == offer)
+            let own = g.bytes(32), rid = g.bytes(16)
+            let o = try SyncReceiver.receive(offer: offer.encoded, requestID: rid, blob: sealed, ownUserIDHash: own, senderUserIDHash: own)
+            #expect(o.result == .accepted && o.snapshot == snap && o.ack == SyncAck(requestID: rid, ok: true))
+            // Any single flipped bit is refused, by the hash (the offer is unchanged).
+            var flipped = sealed
+            let bit = Int(g.next() % UInt64(sealed.count * 8))
+            flipped[bit / 8] ^= 1 << UInt8(bit % 8)
+            let f = try SyncReceiver.receive(offer: offer.encoded, requestID: rid, blob: flipped, ownUserIDHash: own, senderUserIDHash: own)
+            #expect(f.result == .refused && f.reason == .syncHashMismatch && f.ack?.ok == false)
+        }
+    }
+
+    @Test func importTwiceEqualsImportOnceSeeded() throws {
+        let seed: UInt64 = 0x1_a907
+        print("importTwiceEqualsImportOnceSeeded seed \(seed)")
+        var g = SeededGenerator(seed: seed)
+        for _ in 0..<40 {
+            let store = try Self.snapshot(&g, universe: 20)
+            let incoming = try Self.snapshot(&g, universe: 20)
+            var once = store
+            let n1 = once.importing(incoming)
+            var twice = once
+            let n2 = twice.importing(incoming)
+            #expect(twice == once)
+            #expect(n2 == 0)
+            // Insert-if-absent: every row the store held is still there, unchanged.
+            for (ns, rows) in store.namespaces { for r in rows { #expect(once.namespaces[ns]?.contains(r) == true) } }
+            // Count: rows of incoming whose key the store lacked (calendar events never).
+            var expected = 0
+            for (ns, rows) in incoming.namespaces {
+                let held = Set((store.namespaces[ns] ?? []).map(\.keyBytes))
+                expected += rows.filter { !held.contains($0.keyBytes) && !SyncSnapshot.isCalendarEvent($0) }.count
+            }
+            #expect(n1 == expected)
+            // The stored result still encodes canonically.
+            #expect(try SyncSnapshot.decode(once.encoded) == once)
+        }
+    }
+
+    /// Direct reading of SPEC.md §7.8: send k (k = 0…6) at 5000·k ms; only send 0 wakes; nothing
+    /// after the seventh; exhausted from 35000 ms.
+    @Test func scheduleMatchesTheRule() {
+        for t in stride(from: Int64(0), through: 40_000, by: 250) {
+            let due = ResendSchedule.due(elapsedMs: t)
+            var expected: [ResendSchedule.Send] = []
+            for k in 0..<7 where Int64(k) * 5_000 <= t {
+                expected.append(.init(index: k, atMs: Int64(k) * 5_000, wake: k == 0 ? .sync : .silent))
+            }
+            #expect(due == expected, "t = \(t)")
+            let next = (0..<7).map { Int64($0) * 5_000 }.first { $0 > t }
+            #expect(ResendSchedule.nextAtMs(elapsedMs: t) == next, "t = \(t)")
+            #expect(ResendSchedule.exhausted(elapsedMs: t) == (t >= 35_000), "t = \(t)")
+        }
+    }
+
+    static func validEncodings() throws -> [(String, [UInt8])] {
+        var g = SeededGenerator(seed: 42)
+        let req = SyncRequest(requestID: g.bytes(16), replyPubkey: g.bytes(1216), timestampMs: 1_767_225_600_000)
+        let offer = SyncOffer(blobID: g.bytes(32), key: g.bytes(32), nonce: g.bytes(12), sha256: g.bytes(32), sizeBytes: 70_000)
+        let ack = SyncAck(requestID: g.bytes(16), ok: false)
+        return [("request", req.encoded), ("offer", offer.encoded), ("ack", ack.encoded), ("snapshot", try snapshot(&g).encoded)]
+    }
+
+    /// Runs every decoder; typed throws mean the only way out besides a value is a WireError.
+    static func decodeAll(_ bytes: [UInt8]) -> [ErrorCode?] {
+        let one = [UInt8](repeating: 1, count: 32)
+        var out: [ErrorCode?] = []
+        do { _ = try SyncRequest.decode(bytes); out.append(nil) } catch { out.append(error.code) }
+        do { _ = try SyncOffer.decode(bytes); out.append(nil) } catch { out.append(error.code) }
+        do { _ = try SyncAck.decode(bytes); out.append(nil) } catch { out.append(error.code) }
+        do { _ = try SyncSnapshot.decode(bytes); out.append(nil) } catch { out.append(error.code) }
+        do { _ = try SiblingRequestHandler.handle(request: bytes, ownUserIDHash: one, senderUserIDHash: one); out.append(nil) } catch { out.append(error.code) }
+        do {
+            _ = try SyncReceiver.receive(offer: bytes, requestID: [UInt8](repeating: 0, count: 16), blob: bytes, ownUserIDHash: one, senderUserIDHash: one)
+            out.append(nil)
+        } catch { out.append(error.code) }
+        return out
+    }
+
+    @Test func everyTruncationIsCBORTruncated() throws {
+        for (name, bytes) in try Self.validEncodings() {
+            for n in 0..<bytes.count {
+                let codes = Self.decodeAll(Array(bytes.prefix(n)))
+                #expect(codes.prefix(4).allSatisfy { $0 == .cborTruncated }, "\(name) prefix \(n)")
+            }
+        }
+    }
+
+    @Test func seededRandomBytesNeverTrap() throws {
+        let seed: UInt64 = 0xdec0de
+        print("seededRandomBytesNeverTrap seed \(seed)")
+        var g = SeededGenerator(seed: seed)
+        var rejected = 0
+        for _ in 0..<3000 {
+            let codes = Self.decodeAll(g.bytes(Int(g.next() % 80)))
+            rejected += codes.prefix(4).filter { $0 != nil }.count
+        }
+        // Mutated valid encodings reach deeper than random bytes do.
+        for (_, bytes) in try Self.validEncodings() {
+            for _ in 0..<300 {
+                var m = bytes
+                for _ in 0..<(1 + Int(g.next() % 3)) { m[Int(g.next() % UInt64(m.count))] = UInt8(truncatingIfNeeded: g.next()) }
+                _ = Self.decodeAll(m)
+            }
+        }
+        #expect(rejected > 0)
+    }
+
+    // MARK: mutants
+
+    /// The ordering rules of SPEC.md §7.6 each have a named golden case that kills the reference
+    /// switched into the matching bug (MutantKillTests only demands *some* killer).
+    static let killers: [(Mutant, String)] = [
+        (.syncDecryptBeforeHash, "sync_offer/receive/refused/bit-flipped-hash-stale"),
+        (.syncDecryptBeforeHash, "sync_offer/receive/refused/tag-bit-flipped-hash-stale"),
+        (.syncSkipOfferGate, "sync_offer/receive/dropped/other-account"),
+        (.syncSkipOfferGate, "sync_offer/receive/dropped/own-hash-absent"),
+        (.syncSkipRequestGate, "sync_offer/handle_request/dropped/other-account"),
+        (.syncGateAnyLength, "sync_offer/receive/dropped/both-hashes-33-bytes"),
+        (.syncIgnoreSizeBytes, "sync_offer/receive/refused/size-bytes-plus-one"),
+        (.syncNoCap, "sync_offer/receive/refused/over-cap-offer"),
+        (.syncTolerateUnknownMembers, "sync_offer/decode_offer/malformed/unknown-member"),
+        (.syncImportOverwrites, "sync_offer/import/keyed/plan-by-planID"),
+        (.syncEverySendWakes, "sync_offer/schedule/boundary/t5000"),
+        (.syncEightSends, "sync_offer/schedule/boundary/t35000"),
+    ]
+
+    @Test func namedCasesKillTheOrderingMutants() throws {
+        let vf = try SyncOfferHandler().generate()
+        for (m, id) in Self.killers {
+            let row = MutantMatrix.compute([vf], mutants: [m])[0]
+            #expect(row.killedBy.contains(id), "\(m.rawValue) should be killed by \(id); killed by \(row.killedBy.prefix(5))")
+        }
+        #expect(Set(Self.killers.map(\.0)) == Set(Mutant.allCases.filter { $0.format == "sync_offer" }))
+    }
+
+    @Test func unknownOpIsRejected() {
+        #expect(throws: WireError(.unknownOp, "")) { try SyncOfferHandler().run(op: "sync", input: .object([])) }
+    }
+
+    /// SPEC.md §7 lists every sync_ code (§7.10) and every op (§7.9) the code defines, and no other.
+    @Test func specSectionInStepWithCode() throws {
+        let spec = try Fixtures.repoFile("SPEC.md")
+        let start = try #require(spec.range(of: "<!-- SECTION:sync_offer"))
+        let end = try #require(spec.range(of: "<!-- END:sync_offer -->"))
+        let section = String(spec[start.upperBound..<end.lowerBound])
+        func codes(in text: String, prefix: String) -> Set<String> {
+            var out = Set<String>()
+            for line in text.split(separator: "\n") where line.hasPrefix("| `\(prefix)") {
+                let cell = line.dropFirst(3)
+                if let close = cell.firstIndex(of: "`") { out.insert(String(cell[..<close])) }
+            }
+            return out
+        }
+        let table = codes(in: section, prefix: "sync_")
+        #expect(table == Set(ErrorCode.allCases.map(\.rawValue).filter { $0.hasPrefix("sync_") }))
+        for op in SyncOfferHandler().ops { #expect(section.contains("`\(op)`"), "op \(op) missing from SPEC §7.9") }
+    }
+}
