@@ -350,6 +350,9 @@ def settings_root(rows):
 def ns_root(ns, rows):
     if ns == "settings":
         return settings_root(rows)
+    keys = [key_bytes(ns, r) for r in rows]
+    if len(set(keys)) != len(keys):  # §4.7: a repeated key is an error, dropped rows included
+        raise Rejected("duplicate_key", "a key appears twice in %s" % ns)
     keyed = [(key_bytes(ns, r), leaf_of(ns, r)[1]) for r in rows if not is_dropped(ns, r)]
     return merkle_root(ns, keyed), len(keyed)
 
@@ -605,7 +608,9 @@ def frame_string(obj, name, path):
 
 
 def frame_uint(v):
-    """A JSON integer ≥ 0 (JSON numbers only: a decimal string is not a counter)."""
+    """A counter (§5.3 step 5): a JSON integer 0 … 2^64−1, or the same as a decimal string."""
+    if isinstance(v, str) and not isinstance(v, Fraction) and re.fullmatch(r"0|[1-9][0-9]*", v):
+        v = int(v)
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**64
 
 
@@ -666,7 +671,7 @@ def decode_vectors(obj):
     if not isinstance(v, dict) or not all(isinstance(vv, dict) and all(frame_uint(n) for n in vv.values())
                                           for vv in v.values()):
         raise FrameError("frame_bad_type", "vectors: expected an object of objects of unsigned integers")
-    return {k: dict(vv) for k, vv in v.items()}
+    return {k: {d: int(n) for d, n in vv.items()} for k, vv in v.items()}
 
 
 def decode_tombstones(obj, ns):

@@ -14,7 +14,7 @@ public enum ReconcileFrame: Sendable, Hashable {
     }
 
     /// The exact JSON text a sender writes.
-    public var jsonText: String { tree.json.compact }
+    public var jsonText: String { tree.json(bigIntegersAsStrings: false).compact }
     /// The CBOR twin used in vector files.
     public var cborBytes: [UInt8] { CBORWriter.encode(tree) }
 
@@ -101,8 +101,11 @@ public enum ReconcileFrame: Sendable, Hashable {
         return s
     }
 
+    /// Frames carry lowercase hex only: one spelling per byte string on the wire.
     static func hex(_ v: JSONValue, path: String) throws(WireError) -> [UInt8] {
-        guard let s = v.stringValue, let b = Hex.decode(s) else { throw WireError(.frameBadType, "expected hex bytes", field: path) }
+        guard let s = v.stringValue, !s.utf8.contains(where: { (0x41...0x46).contains($0) }), let b = Hex.decode(s) else {
+            throw WireError(.frameBadType, "expected lowercase hex bytes", field: path)
+        }
         return b
     }
 
@@ -128,7 +131,14 @@ public enum ReconcileFrame: Sendable, Hashable {
         guard let members = v.objectValue else { throw WireError(.frameBadType, "a version vector is an object", field: path) }
         var out: [String: UInt64] = [:]
         for (k, c) in members {
-            guard case .number(let literal) = c, let n = UInt64(literal) else { throw WireError(.frameBadType, "a counter is an unsigned integer", field: "\(path).\(k)") }
+            // A JSON integer, or the same as a decimal string (how vector files carry values beyond 2^53).
+            let literal: String
+            switch c {
+            case .number(let l): literal = l
+            case .string(let t) where t == "0" || (t.first != "0" && !t.isEmpty && t.allSatisfy { $0 >= "0" && $0 <= "9" }): literal = t
+            default: throw WireError(.frameBadType, "a counter is an unsigned integer", field: "\(path).\(k)")
+            }
+            guard let n = UInt64(literal) else { throw WireError(.frameBadType, "a counter is an unsigned integer", field: "\(path).\(k)") }
             out[k] = n
         }
         return out

@@ -17,7 +17,7 @@ public struct ReconcileHandler: FormatHandler {
             return ReconcileOutput.request(req).json
         case "respond":
             guard case .request(let req) = try ReconcileFrame.decode(try Input.member(input, "request", path: "")) else {
-                throw WireError(.frameUnknownKind, "respond needs a reconcile_req", field: "request.kind")
+                throw WireError(.inputBadValue, "respond answers a reconcile_req, not a reconcile_resp", field: "request.kind")
             }
             let replica = try Self.replica(try Input.member(input, "replica", path: ""), namespace: req.namespace)
             return ReconcileOutput.response(try Responder.respond(to: req, from: replica)).json

@@ -34,6 +34,17 @@ public struct ReconcileResponse: Sendable, Hashable {
         .object(sortedUTF8(vv.keys).map { ($0, CBOR.unsigned(vv[$0]!)) })
     }
 
+    /// The frame with rows and tombstones in the order they are held (a non-canonical input, for
+    /// vectors that show the encoder sorting them).
+    var treeAsGiven: CBOR {
+        guard case .map(var entries) = tree else { return tree }
+        for i in entries.indices {
+            if entries[i].key == .text("rows") { entries[i].value = .array(rows.map(\.tree)) }
+            if entries[i].key == .text("tombstones") { entries[i].value = .array(tombstones.map { .bytes($0) }) }
+        }
+        return .map(entries)
+    }
+
     /// The frame as vector data, members in canonical JSON order; object keys sorted by UTF-8.
     public var tree: CBOR {
         var members: [(String, CBOR)] = [("kind", .text(Self.kind)), ("namespace", .text(namespace.rawValue))]
@@ -42,9 +53,10 @@ public struct ReconcileResponse: Sendable, Hashable {
             members.append(("vectors", .object(Self.sortedUTF8(vectors.keys).map { ($0, Self.vectorTree(vectors[$0]!)) })))
             members.append(("tombstones", .array(Self.sortedUTF8(settingsTombstones).map { .text($0) })))
         } else {
-            members.append(("rows", .array(rows.map(\.tree))))
+            let sortedRows = rows.sorted { $0.keyBytes.lexicographicallyPrecedes($1.keyBytes) }
+            members.append(("rows", .array(sortedRows.map(\.tree))))
             members.append(("vectors", .object(vectors.keys.sorted().map { ($0, Self.vectorTree(vectors[$0]!)) })))
-            members.append(("tombstones", .array(tombstones.map { .bytes($0) })))
+            members.append(("tombstones", .array(tombstones.sorted { $0.lexicographicallyPrecedes($1) }.map { .bytes($0) })))
         }
         return .object(members)
     }

@@ -176,6 +176,8 @@ enum ReconcileVectors {
         bad.buckets[0].lo = [0x00]
         b.add("negative/request-not-tiling", "respond", "the request's first lo is not empty", flags: ["negative"],
               input: .object([("request", bad.tree), ("replica", replicaTree(requester))]), expected: .error(.frameNotTiling))
+        b.add("negative/response-instead-of-request", "respond", "respond answers a reconcile_req; a reconcile_resp is refused", flags: ["negative"],
+              input: .object([("request", ReconcileResponse(namespace: ns, rows: base).tree), ("replica", replicaTree(requester))]), expected: .error(.inputBadValue))
         b.add("negative/row-and-tombstone", "respond", "the responder's store holds a key both live and tombstoned", flags: ["negative"],
               input: .object([("request", req.tree), ("replica", replicaTree(ReplicaNamespace(namespace: ns, rows: base, tombstones: [base[0].keyBytes])))]),
               expected: .error(.duplicateKey))
@@ -203,6 +205,18 @@ enum ReconcileVectors {
             b.add("decode/\(name)", "decode_frame", comment + ": decodes to the same frame",
                   input: .object([("json", .text(frame.jsonText))]), expected: .output(ReconcileOutput.decoded(frame)))
         }
+
+        // Canonical encoding details: rows and tombstones sorted by key, JSON escaping, big counters.
+        var escRow = base[1]
+        escRow["body"] = .text("a/b — \"quoted\"\nline\ttab\u{1}")
+        let unsortedResp = ReconcileResponse(namespace: ns, rows: [escRow, base[0]], tombstones: [[0x42], [0x01]],
+                                             vectors: [Hex.encode(base[0].keyBytes): ["device-a": 1 << 60, "device-b": 9_007_199_254_740_993]])
+        let canonical = ReconcileFrame.response(unsortedResp)
+        try check(canonical.jsonText.contains("a/b — \\\"quoted\\\"\\nline\\ttab\\u0001"), "escaping rule")
+        try check(canonical.jsonText.contains("1152921504606846976"), "counters as numbers on the wire")
+        b.add("encode/unsorted-escapes-big-counters", "encode_frame",
+              "rows and tombstones given out of key order come out sorted; / and non-ASCII are written raw, \" \\ \\n \\t and other controls escaped; counters beyond 2^53 stay JSON numbers in the frame",
+              input: .object([("frame", unsortedResp.treeAsGiven)]), expected: .output(ReconcileOutput.encoded(canonical)))
 
         func decodeCase(_ name: String, _ comment: String, _ text: String, _ expected: VectorCase.Expected, flags: [String] = []) throws {
             if case .output = expected {
@@ -264,6 +278,7 @@ enum ReconcileVectors {
             ("last-hi-present", "the last bucket has a hi: keys above it would be invisible", reqJSON(mutate(2) { set(&$0, "hi", .bytes([0xff])) }), .frameNotTiling),
             ("middle-hi-missing", "a bucket before the last omits hi", reqJSON(mutate(0) { set(&$0, "hi", nil) }), .frameNotTiling),
             ("gap", "a hi that is not the next lo leaves a gap", reqJSON(mutate(0) { set(&$0, "hi", .bytes([0x00])) }), .frameNotTiling),
+            ("root-uppercase-hex", "frames carry lowercase hex only", reqJSON(mutate(1) { set(&$0, "root", .text(String(repeating: "AB", count: 32))) }), .frameBadType),
             ("empty-range", "a bucket whose lo equals its hi", reqJSON(mutate(1) { e in
                 if let lo = e.first(where: { $0.key == .text("lo") })?.value { set(&e, "hi", lo) } }), .frameNotTiling),
         ]

@@ -20,6 +20,10 @@ public struct ReplicaNamespace: Sendable, Hashable {
     /// Leaves sorted by key, dropped rows left out; a key held twice (two rows, or a row and a
     /// tombstone) is `duplicate_key`.
     public func sortedLeaves() throws(WireError) -> [(key: [UInt8], leaf: SHA256Digest)] {
+        var seen = Set<[UInt8]>()
+        for row in rows where !seen.insert(row.keyBytes).inserted {
+            throw WireError(.duplicateKey, "key \(Hex.encode(row.keyBytes)) appears twice", field: "rows")
+        }
         var enc = LeafEncoder()
         var keyed: [(key: [UInt8], leaf: SHA256Digest)] = []
         keyed.reserveCapacity(rows.count)

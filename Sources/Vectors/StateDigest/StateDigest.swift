@@ -85,6 +85,14 @@ public enum StateRoots {
     /// A namespace's root and the number of leaves it folded.
     public static func root(_ ns: Namespace, rows: [Row]) throws(WireError) -> (root: SHA256Digest, count: Int) {
         if ns == .settings { return try settingsRoot(rows) }
+        // Two rows with one key are an error whether or not the drop rule removes them. The fold
+        // below catches repeats among hashed rows; only a store holding dropped rows needs more.
+        if rows.contains(where: LeafEncoder.isDropped) {
+            var seen = Set<[UInt8]>()
+            for row in rows where !seen.insert(row.keyBytes).inserted {
+                throw WireError(.duplicateKey, "key \(Hex.encode(row.keyBytes)) appears twice in \(ns.rawValue)", field: "rows")
+            }
+        }
         var enc = LeafEncoder()
         var keyed: [(key: [UInt8], leaf: SHA256Digest)] = []
         keyed.reserveCapacity(rows.count)

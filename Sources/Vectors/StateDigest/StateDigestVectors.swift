@@ -262,6 +262,10 @@ enum StateDigestVectors {
         let sd = s + [Row(.settings, ["key": .text("ui.theme.0"), "value": .text("light")])]
         b.add("settings/duplicate-key", "root", "a key given twice is rejected", flags: ["negative"],
               input: .object([("namespace", .text("settings")), ("rows", .array(sd.map(\.tree)))]), expected: .error(.duplicateKey))
+        var calTwin = SampleRows.typical(.memory, index: 1); calTwin["source"] = .text("calendar")
+        let memDup = [SampleRows.typical(.memory, index: 1), calTwin]
+        b.add("memory/duplicate-key-with-dropped-row", "root", "a calendar row sharing a manual row's eventID is still a repeated key", flags: ["negative"],
+              input: .object([("namespace", .text("memory")), ("rows", .array(memDup.map(\.tree)))]), expected: .error(.duplicateKey))
         let md = rows + [rows[2]]
         b.add("messages/duplicate-key", "root", "two rows with one messageID are rejected", flags: ["negative"],
               input: .object([("namespace", .text("messages")), ("rows", .array(md.map(\.tree)))]), expected: .error(.duplicateKey))

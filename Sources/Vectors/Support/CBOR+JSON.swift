@@ -5,17 +5,21 @@ extension CBOR {
     /// The largest integer magnitude JSON carries as a number (2^53); beyond it, a decimal string.
     public static let jsonSafeInteger: UInt64 = 1 << 53
 
-    public var json: JSONValue {
+    public var json: JSONValue { json(bigIntegersAsStrings: true) }
+
+    /// The JSON form; vector files write integers beyond 2^53 as strings (§2), while wire frames
+    /// (§5.3) always write JSON numbers.
+    public func json(bigIntegersAsStrings big: Bool) -> JSONValue {
         switch self {
         case .unsigned(let v):
-            return v <= CBOR.jsonSafeInteger ? .number(String(v)) : .string(String(v))
+            return v <= CBOR.jsonSafeInteger || !big ? .number(String(v)) : .string(String(v))
         case .negative(let n):
             // value = -1 - n
-            if n < CBOR.jsonSafeInteger { return .number("-" + String(n + 1)) }
-            return .string(n == UInt64.max ? "-18446744073709551616" : "-" + String(n + 1))
+            let text = n == UInt64.max ? "-18446744073709551616" : "-" + String(n + 1)
+            return n < CBOR.jsonSafeInteger || !big ? .number(text) : .string(text)
         case .bytes(let b): return .string(Hex.encode(b))
         case .text(let s): return .string(s)
-        case .array(let items): return .array(items.map(\.json))
+        case .array(let items): return .array(items.map { $0.json(bigIntegersAsStrings: big) })
         case .map(let entries):
             return .object(entries.map { e in
                 let key: String
@@ -23,9 +27,9 @@ extension CBOR {
                 case .text(let s): key = s
                 default: key = CBORDiagnostic.render(e.key)
                 }
-                return (key, e.value.json)
+                return (key, e.value.json(bigIntegersAsStrings: big))
             })
-        case .tagged(_, let inner): return inner.json
+        case .tagged(_, let inner): return inner.json(bigIntegersAsStrings: big)
         case .simple(let v): return .number(String(v))
         case .bool(let b): return .bool(b)
         case .null, .undefined: return .null
