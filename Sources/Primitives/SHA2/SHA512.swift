@@ -25,6 +25,14 @@ public struct SHA512: Sendable {
         totalBytes = 0
     }
 
+    /// Starts from another initial hash value: SHA-384, SHA-512/224 and SHA-512/256 (FIPS 180-4
+    /// §5.3.4, §5.3.6) are SHA-512 with their own IV, truncated. Used by HashML-DSA's pre-hashes.
+    package init(initialHashValue iv: [UInt64]) {
+        self.init()
+        precondition(iv.count == 8)
+        h = (iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7])
+    }
+
     /// Absorbs bytes.
     public mutating func update(_ input: UnsafeRawBufferPointer) {
         guard var p = input.baseAddress, input.count > 0 else { return }
