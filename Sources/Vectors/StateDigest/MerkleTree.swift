@@ -21,14 +21,22 @@ public enum MerkleTree {
             if Mutant.active != nil, Mutant.on(.nodeUsesLeafSeparator) {
                 return SHA256.hash(Array("pixie.state.messages".utf8) + [0] + left.bytes + right.bytes)
             }
-            for (i, c) in nodePrefix.enumerated() { p.storeBytes(of: c, toByteOffset: i, as: UInt8.self) }
+            // "pixie.state.node" || 0x00 as two 8-byte stores and a zero byte (no array walk per node).
+            p.storeBytes(of: nodePrefixWords.0, toByteOffset: 0, as: UInt64.self)
+            p.storeBytes(of: nodePrefixWords.1, toByteOffset: 8, as: UInt64.self)
+            p.storeBytes(of: 0, toByteOffset: 16, as: UInt8.self)
             left.write(to: p + 17)
             right.write(to: p + 49)
             return SHA256.hash(UnsafeRawBufferPointer(start: p, count: 81))
         }
     }
 
-    @usableFromInline static let nodePrefix: [UInt8] = Array("pixie.state.node".utf8) + [0]
+    /// The 16 ASCII bytes of "pixie.state.node" as two words in memory order.
+    @usableFromInline static let nodePrefixWords: (UInt64, UInt64) = {
+        let b = Array("pixie.state.node".utf8)
+        func word(_ o: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(b[o + $1]) << (8 * UInt64($1)) } }
+        return (UInt64(littleEndian: word(0)), UInt64(littleEndian: word(8)))
+    }()
 
     /// The root of an empty namespace: SHA-256("pixie.state.empty" || 0x00 || namespace name).
     /// A real hash rather than 32 zero bytes, so an implementation that forgot to compute a root
