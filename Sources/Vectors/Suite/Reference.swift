@@ -2,7 +2,7 @@
 /// its handler here; `generate`, `verify` and `serve` pick it up.
 public enum Reference {
     public static var handlers: [any FormatHandler] {
-        [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler()]
+        [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler()]
     }
 
     public static func handler(for format: String) -> (any FormatHandler)? {

@@ -59,6 +59,28 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case syncPayloadInvalid = "sync_payload_invalid"
 
     // signin codes go here (one block)
+    // signin payloads, PhoneOwnershipCert and the discovery lookup response: decoding (SPEC.md §8.2)
+    case signinBadType = "signin_bad_type"
+    case signinMissingField = "signin_missing_field"
+    case signinBadLength = "signin_bad_length"
+    case signinUnknownField = "signin_unknown_field"
+    case signinWrongPayloadType = "signin_wrong_payload_type"
+    case signinApprovalPartial = "signin_approval_partial"
+    // the guard ladder's drop reasons, rungs 2–5 (SPEC.md §8.6); rung 1 reports the decoding code
+    case signinNoPinnedKey = "signin_no_pinned_key"
+    case signinCertMalformed = "signin_cert_malformed"
+    case signinCertEd25519Invalid = "signin_cert_ed25519_invalid"
+    case signinCertMLDSAInvalid = "signin_cert_mldsa_invalid"
+    case signinCertBothInvalid = "signin_cert_both_invalid"
+    case signinCertExpired = "signin_cert_expired"
+    case signinNoOwnCert = "signin_no_own_cert"
+    case signinOwnCertMalformed = "signin_own_cert_malformed"
+    case signinPhoneIDMismatch = "signin_phone_id_mismatch"
+    case signinTimestampTooOld = "signin_timestamp_too_old"
+    case signinTimestampTooNew = "signin_timestamp_too_new"
+    // why an approval does not admit (SPEC.md §8.8)
+    case signinApprovalRejected = "signin_approval_rejected"
+    case signinGrantExpired = "signin_grant_expired"
 
     // device_list codes go here (one block)
 }

@@ -1,0 +1,171 @@
+import Primitives
+
+/// The reference `signin` format as the runner drives it (SPEC.md §8.9).
+public struct SignInHandler: FormatHandler {
+    public init() {}
+
+    public var format: String { "signin" }
+    public var ops: [String] {
+        ["phone_id", "cert_issue", "cert_encode", "cert_decode", "cert_verify", "lookup_encode", "lookup_decode",
+         "request_encode", "request_decode", "ladder", "ack_encode", "ack_decode", "approval_encode", "approval_decode",
+         "approval_admits"]
+    }
+
+    public func generate() throws -> VectorFile { try SignInVectors.file() }
+
+    public func run(op: String, input: JSONValue) throws(WireError) -> JSONValue {
+        try output(op: op, input: input).json
+    }
+
+    func output(op: String, input: JSONValue) throws(WireError) -> CBOR {
+        switch op {
+        case "phone_id":
+            return SignInOutput.phoneID(try PhoneID.derive(e164: try Input.text(try Input.member(input, "e164", path: ""), path: "e164")))
+        case "cert_issue":
+            let s = try Input.member(input, "signer", path: "")
+            let signer = try PhoneVerifyKey.Signer(ed25519Seed: try Input.bytes(try Input.member(s, "ed25519_seed", path: "signer"), path: "signer.ed25519_seed"),
+                                                   mldsaSeed: try Input.bytes(try Input.member(s, "mldsa_seed", path: "signer"), path: "signer.mldsa_seed"))
+            let cert = try PhoneOwnershipCert.issue(phoneID: try bytes(input, "phone_id"), issuedAt: try SignInInput.unsigned(input, "issued_at_s"),
+                                                    expiresAt: try SignInInput.unsigned(input, "expires_at_s"), signer: signer)
+            return SignInOutput.issued(cert, publicKey: signer.publicKeyBytes)
+        case "cert_encode":
+            let cert = try PhoneOwnershipCert(phoneID: try bytes(input, "phone_id"), issuedAt: try SignInInput.unsigned(input, "issued_at_s"),
+                                              expiresAt: try SignInInput.unsigned(input, "expires_at_s"), signature: try bytes(input, "sig"))
+            return SignInOutput.certEncoded(cert)
+        case "cert_decode":
+            return SignInOutput.cert(try PhoneOwnershipCert.decode(try bytes(input, "cert")))
+        case "cert_verify":
+            let key = try SignInInput.pinnedKey(input)
+            let cert = try PhoneOwnershipCert.verify(try bytes(input, "cert"), pinnedKey: key, now: try SignInInput.unsigned(input, "now_s"))
+            return SignInOutput.verified(cert)
+        case "lookup_encode":
+            return SignInOutput.encoded(try DiscoveryLookupResponse(inbox: try bytes(input, "discovery_inbox"),
+                                                                    xwingPublicKey: try bytes(input, "discovery_xwing_pubkey")).encoded)
+        case "lookup_decode":
+            return SignInOutput.lookup(try DiscoveryLookupResponse.decode(try bytes(input, "encoded")))
+        case "request_encode":
+            let r = try SignInRequest(deviceModel: try Input.text(try Input.member(input, "device_model", path: ""), path: "device_model"),
+                                      replySubject: try bytes(input, "reply_subject"), xwingPublicKey: try bytes(input, "xwing_pubkey"),
+                                      timestamp: try SignInInput.unsigned(input, "timestamp_s"), cert: try bytes(input, "cert"))
+            return SignInOutput.encoded(r.encoded)
+        case "request_decode":
+            return SignInOutput.request(try SignInRequest.decode(try bytes(input, "encoded")))
+        case "ladder":
+            let request = try bytes(input, "request")
+            let key = try SignInInput.pinnedKey(input)
+            let own = try SignInInput.nullableBytes(input, "own_cert")
+            return SignInOutput.verdict(SignInLadder.run(request: request, pinnedKey: key, ownCert: own, now: try SignInInput.unsigned(input, "now_s")))
+        case "ack_encode":
+            return SignInOutput.encoded(try SignInAck(deviceFamily: try Input.text(try Input.member(input, "device_family", path: ""), path: "device_family")).encoded)
+        case "ack_decode":
+            return SignInOutput.ack(try SignInAck.decode(try bytes(input, "encoded")))
+        case "approval_encode":
+            return SignInOutput.encoded(try SignInInput.approval(input).encoded)
+        case "approval_decode":
+            return SignInOutput.approval(try SignInApproval.decode(try bytes(input, "encoded")))
+        case "approval_admits":
+            let approval = try SignInApproval.decode(try bytes(input, "approval"))
+            return SignInOutput.admits(approval.admits(now: try SignInInput.unsigned(input, "now_s")))
+        default:
+            throw WireError(.unknownOp, "signin has no op \(op)", field: "op")
+        }
+    }
+
+    func bytes(_ input: JSONValue, _ name: String) throws(WireError) -> [UInt8] {
+        try Input.bytes(try Input.member(input, name, path: ""), path: name)
+    }
+}
+
+/// JSON input readers particular to `signin` (§8.9): unsigned seconds, nullable byte strings.
+enum SignInInput {
+    static func unsigned(_ input: JSONValue, _ name: String, path: String = "") throws(WireError) -> UInt64 {
+        let v = try Input.member(input, name, path: path)
+        // A JSON integer, or a decimal string of digits for values beyond 2^53 (§2).
+        let n: UInt64?
+        switch v {
+        case .number(let literal): n = UInt64(literal)
+        case .string(let s): n = s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? UInt64(s) : nil
+        default: n = nil
+        }
+        guard let n else {
+            throw WireError(.inputBadType, "\(name) must be an unsigned integer", field: path.isEmpty ? name : "\(path).\(name)")
+        }
+        return n
+    }
+
+    /// A member that must be present: `null` (none) or lowercase hex.
+    static func nullableBytes(_ input: JSONValue, _ name: String) throws(WireError) -> [UInt8]? {
+        let v = try Input.member(input, name, path: "")
+        if v == .null { return nil }
+        return try Input.bytes(v, path: name)
+    }
+
+    static func pinnedKey(_ input: JSONValue) throws(WireError) -> PhoneVerifyKey.PublicKey? {
+        guard let b = try nullableBytes(input, "pinned_key") else { return nil }
+        return try PhoneVerifyKey.PublicKey(bytes: b)
+    }
+
+    static func approval(_ input: JSONValue) throws(WireError) -> SignInApproval {
+        let grantJSON = try Input.member(input, "grant", path: "")
+        let seed = try nullableBytes(input, "account_seed")
+        let kt = try nullableBytes(input, "kt_handle")
+        let present = [grantJSON != .null, seed != nil, kt != nil]
+        if present == [false, false, false] { return SignInApproval(approved: nil) }
+        guard let seed, let kt, grantJSON != .null else {
+            throw WireError(.signinApprovalPartial, "grant, account_seed and kt_handle are all given or all null", field: "grant")
+        }
+        let grant = try DeviceGrant(token: try Input.bytes(try Input.member(grantJSON, "token", path: "grant"), path: "grant.token"),
+                                    expiresAt: try unsigned(grantJSON, "expires_at_s", path: "grant"))
+        return SignInApproval(approved: try .init(grant: grant, accountSeed: seed, ktHandle: kt))
+    }
+}
+
+/// Output shapes shared by the handler and the generator.
+enum SignInOutput {
+    static func phoneID(_ id: [UInt8]) -> CBOR { .object([("phone_id", .bytes(id))]) }
+
+    static func encoded(_ b: [UInt8]) -> CBOR { .object([("encoded", .bytes(b))]) }
+
+    static func issued(_ c: PhoneOwnershipCert, publicKey: [UInt8]) -> CBOR {
+        .object([("public_key", .bytes(publicKey)), ("signed_message", .bytes(c.signedMessage)), ("cert", .bytes(c.encoded))])
+    }
+
+    static func certEncoded(_ c: PhoneOwnershipCert) -> CBOR {
+        .object([("signed_message", .bytes(c.signedMessage)), ("cert", .bytes(c.encoded))])
+    }
+
+    static func cert(_ c: PhoneOwnershipCert) -> CBOR { c.tree }
+
+    static func verified(_ c: PhoneOwnershipCert) -> CBOR {
+        .object([("phone_id", .bytes(c.phoneID)), ("issued_at_s", .unsigned(c.issuedAt)), ("expires_at_s", .unsigned(c.expiresAt))])
+    }
+
+    static func lookup(_ l: DiscoveryLookupResponse) -> CBOR { l.tree }
+
+    static func request(_ r: SignInRequest) -> CBOR {
+        .object([("device_model", .text(r.deviceModel)), ("reply_subject", .bytes(r.replySubject)),
+                 ("xwing_pubkey", .bytes(r.xwingPublicKey)), ("timestamp_s", .unsigned(r.timestamp)), ("cert", .bytes(r.cert))])
+    }
+
+    static func verdict(_ v: SignInLadder.Verdict) -> CBOR {
+        switch v {
+        case .accept(let r, let phoneID):
+            return .object([("verdict", .text("accept")), ("phone_id", .bytes(phoneID)), ("device_model", .text(r.deviceModel)),
+                            ("reply_subject", .bytes(r.replySubject))])
+        case .drop(let rung, let reason):
+            return .object([("verdict", .text("drop")), ("rung", .unsigned(UInt64(rung))), ("reason", .text(reason.rawValue))])
+        }
+    }
+
+    static func ack(_ a: SignInAck) -> CBOR { .object([("device_family", .text(a.deviceFamily))]) }
+
+    static func approval(_ a: SignInApproval) -> CBOR {
+        guard let x = a.approved else { return .object([("grant", .null), ("account_seed", .null), ("kt_handle", .null)]) }
+        return .object([("grant", x.grant.tree), ("account_seed", .bytes(x.accountSeed)), ("kt_handle", .bytes(x.ktHandle))])
+    }
+
+    static func admits(_ reason: ErrorCode?) -> CBOR {
+        guard let reason else { return .object([("admits", .bool(true))]) }
+        return .object([("admits", .bool(false)), ("reason", .text(reason.rawValue))])
+    }
+}
