@@ -60,8 +60,8 @@ public struct SignInApproval: Sendable, Hashable {
     /// Whether this approval admits the device at `now` (§8.8): only a grant admits, and only
     /// before its expiry. A rejection — an approval without a grant — never admits.
     public func admits(now: UInt64) -> ErrorCode? {
-        guard let a = approved else { return .signinApprovalRejected }
-        guard now < a.grant.expiresAt else { return .signinGrantExpired }
+        guard let a = approved else { return Mutant.on(.signinRejectionAdmits) ? nil : .signinApprovalRejected }
+        guard now < a.grant.expiresAt || (Mutant.on(.signinGrantValidAtExpiry) && now == a.grant.expiresAt) else { return .signinGrantExpired }
         return nil
     }
 }

@@ -54,6 +54,18 @@ public enum Mutant: String, CaseIterable, Sendable {
     case syncEverySendWakes = "sync_offer.every-send-wakes"
     case syncEightSends = "sync_offer.eight-sends"
 
+    // signin
+    case signinEd25519HalfOnly = "signin.only-ed25519-half-verified"
+    case signinMLDSAHalfOnly = "signin.only-mldsa-half-verified"
+    case signinExpiryNotChecked = "signin.expiry-not-checked"
+    case signinExpiryInclusive = "signin.valid-at-expiry"
+    case signinPhoneIDsNotCompared = "signin.phone-ids-not-compared"
+    case signinWindow121 = "signin.window-121-seconds"
+    case signinUnpinnedAccepted = "signin.cert-accepted-without-pinned-key"
+    case signinOwnCertNotRequired = "signin.own-cert-not-required"
+    case signinRejectionAdmits = "signin.approval-without-grant-admits"
+    case signinGrantValidAtExpiry = "signin.grant-valid-at-expiry"
+
     @TaskLocal public static var active: Mutant?
 
     /// True when this mutant is the one switched on for the current task.
@@ -66,6 +78,16 @@ public enum Mutant: String, CaseIterable, Sendable {
     /// What the bug is, in a line, for `conformance mutants`.
     public var summary: String {
         switch self {
+        case .signinEd25519HalfOnly: return "a cert accepted when only its Ed25519 half verifies"
+        case .signinMLDSAHalfOnly: return "a cert accepted when only its ML-DSA-65 half verifies"
+        case .signinExpiryNotChecked: return "an expired cert accepted"
+        case .signinExpiryInclusive: return "a cert still valid at exactly expires_at_s"
+        case .signinPhoneIDsNotCompared: return "rung 4 skipped: the request's phone_id is not compared with this device's"
+        case .signinWindow121: return "the timestamp window is ±121 s instead of ±120 s"
+        case .signinUnpinnedAccepted: return "a cert accepted unverified when no phone-verify key is pinned"
+        case .signinOwnCertNotRequired: return "rung 3 skipped: a device without its own cert still answers"
+        case .signinRejectionAdmits: return "an approval without a grant admits"
+        case .signinGrantValidAtExpiry: return "a grant still admits at exactly its expiry"
         case .datesInMilliseconds: return "dates committed in milliseconds instead of whole seconds"
         case .datesTruncateTowardZero: return "dates rounded toward zero instead of floored (negative times)"
         case .hashObservedAt: return "messages.observedAt hashed into the leaf"
