@@ -1,5 +1,6 @@
 import Foundation
 import Primitives
+import Conformance
 import Vectors
 
 /// `conformance bench <name>`: throughput figures, never pass/fail. Run with `-c release`.
@@ -8,6 +9,7 @@ enum BenchCommand {
     OVERVIEW: Benchmarks (build with -c release). Figures only; they never fail.
 
     USAGE: conformance bench <digest|reconcile|crypto> [--rows N]
+           conformance bench runner [--vectors DIR] [--repeat N]
     """
 
     static func run(_ argv: [String]) -> Int32 {
@@ -20,6 +22,10 @@ enum BenchCommand {
         case "digest": DigestBench.run(rows: rows)
         case "reconcile": ReconcileBench.run(leaves: rows)
         case "crypto": CryptoBench.run()
+        case "runner":
+            var repeatCount = 5
+            if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]) { repeatCount = n }
+            return RunnerBench.run(vectors: CLI.vectorsDirectory(&args), repeatCount: repeatCount)
         default: return CLI.fail("unknown benchmark \(name)")
         }
         return 0

@@ -12,7 +12,12 @@ enum CLI {
     SUBCOMMANDS:
       generate            Rewrite vectors/ from the reference implementation (deterministic).
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
-      bench <name>        Release-build benchmarks: digest.
+      run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
+      serve               Be a testee: the reference implementation over the runner protocol.
+      list [opts]         Print the ids of the selected cases (same as run --list).
+      mutants             List the mutants; --matrix shows which cases kill each.
+      drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
+      bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
 
     OPTIONS:
       -h, --help          Show help.
@@ -38,6 +43,11 @@ enum CLI {
         case "generate": return GenerateCommand.run(rest)
         case "verify": return VerifyCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
+        case "run": return RunCommand.run(rest)
+        case "serve": return ServeCommand.run(rest)
+        case "list": return RunCommand.run(rest + ["--list"])
+        case "mutants": return MutantsCommand.run(rest)
+        case "drift": return DriftCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2

@@ -22,7 +22,7 @@ public struct Bucket: Sendable, Hashable {
     /// Whether `key` falls in `[lo, hi)`.
     public func contains(_ key: [UInt8]) -> Bool {
         guard !key.lexicographicallyPrecedes(lo) else { return false }
-        if let hi { return key.lexicographicallyPrecedes(hi) }
+        if let hi { return key.lexicographicallyPrecedes(hi) || (Mutant.on(.closedUpperBound) && key == hi) }
         return true
     }
 

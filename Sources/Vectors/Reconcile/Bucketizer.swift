@@ -9,7 +9,9 @@ public enum Bucketizer {
 
     /// The group size for `n` leaves: 1 up to the threshold, then `ceil(n / 256)`.
     public static func groupSize(_ n: Int) -> Int {
-        n <= fineThreshold ? 1 : (n + fineThreshold - 1) / fineThreshold
+        let t = Mutant.on(.threshold255) ? 255 : Mutant.on(.threshold257) ? 257 : fineThreshold
+        if Mutant.on(.groupSizeFloor) { return n <= t ? 1 : max(1, n / t) }
+        return n <= t ? 1 : (n + t - 1) / t
     }
 
     /// Buckets over leaves sorted by key (strictly increasing). They tile the key space: the first
@@ -19,6 +21,7 @@ public enum Bucketizer {
     public static func bucketize(namespace: Namespace, sortedLeaves: [(key: [UInt8], leaf: SHA256Digest)]) -> [Bucket] {
         let n = sortedLeaves.count
         guard n > 0 else {
+            if Mutant.on(.emptyNamespaceSendsNothing) { return [] }
             return [Bucket(lo: [], hi: nil, root: MerkleTree.emptyRoot(namespace), count: 0)]
         }
         let g = groupSize(n)
@@ -28,7 +31,7 @@ public enum Bucketizer {
         while start < n {
             let end = min(start + g, n)
             let leaves = sortedLeaves[start..<end].map(\.leaf)
-            let lo: [UInt8] = start == 0 ? [] : sortedLeaves[start].key
+            let lo: [UInt8] = start == 0 && !Mutant.on(.firstLoIsFirstKey) ? [] : sortedLeaves[start].key
             let hi: [UInt8]? = end < n ? sortedLeaves[end].key : nil
             buckets.append(Bucket(lo: lo, hi: hi, root: MerkleTree.fold(leaves)!, count: end - start))
             start = end

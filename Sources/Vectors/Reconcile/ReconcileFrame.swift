@@ -41,8 +41,11 @@ public enum ReconcileFrame: Sendable, Hashable {
         guard let ns = Namespace(rawValue: nsName) else { throw WireError(.unknownNamespace, "no namespace \(nsName)", field: "namespace") }
         if kind == ReconcileRequest.kind {
             if ns == .settings { return .request(ReconcileRequest(namespace: .settings, buckets: [])) }
+            if Mutant.on(.rejectUnknownFrameFields), let extra = json.objectValue?.first(where: { !["kind", "namespace", "buckets"].contains($0.0) }) {
+                throw WireError(.frameBadType, "mutant: unknown member \(extra.0)", field: extra.0)
+            }
             guard let items = try member(json, "buckets").arrayValue else { throw WireError(.frameBadType, "buckets must be an array", field: "buckets") }
-            guard items.count <= Bucketizer.maxBuckets else {
+            guard items.count <= Bucketizer.maxBuckets || Mutant.on(.acceptTooManyBuckets) else {
                 throw WireError(.frameTooManyBuckets, "\(items.count) buckets; at most \(Bucketizer.maxBuckets)", field: "buckets")
             }
             var buckets: [Bucket] = []
@@ -51,6 +54,15 @@ public enum ReconcileFrame: Sendable, Hashable {
             return .request(ReconcileRequest(namespace: ns, buckets: buckets))
         }
         var resp = ReconcileResponse(namespace: ns)
+        if Mutant.on(.requireVectorsAndTombstones), json["vectors"] == nil || json["tombstones"] == nil {
+            throw WireError(.frameMissingField, "mutant: vectors and tombstones required", field: "vectors")
+        }
+        if Mutant.on(.rejectUnknownFrameFields) {
+            let known: Set<String> = ["kind", "namespace", "buckets", "rows", "vectors", "tombstones", "entries"]
+            if let extra = json.objectValue?.first(where: { !known.contains($0.0) }) {
+                throw WireError(.frameBadType, "mutant: unknown member \(extra.0)", field: extra.0)
+            }
+        }
         if let v = json["vectors"] {
             guard let members = v.objectValue else { throw WireError(.frameBadType, "vectors must be an object", field: "vectors") }
             for (k, vv) in members { resp.vectors[k] = try versionVector(vv, path: "vectors.\(k)") }
@@ -108,8 +120,8 @@ public enum ReconcileFrame: Sendable, Hashable {
         guard case .number(let literal) = countJSON, let count = Int64(literal) else {
             throw WireError(.frameBadType, "count must be an integer", field: "\(path).count")
         }
-        guard count >= 0 else { throw WireError(.frameNegativeCount, "count \(count) is below zero", field: "\(path).count") }
-        return Bucket(lo: lo, hi: hi, root: root, count: Int(count))
+        guard count >= 0 || Mutant.on(.acceptNegativeCount) else { throw WireError(.frameNegativeCount, "count \(count) is below zero", field: "\(path).count") }
+        return Bucket(lo: lo, hi: hi, root: root, count: Int(max(0, count)))
     }
 
     static func versionVector(_ v: JSONValue, path: String) throws(WireError) -> [String: UInt64] {

@@ -156,6 +156,10 @@ enum ReconcileVectors {
                               request: memReq, responder: ReplicaNamespace(namespace: .memory, rows: mem + [cal]), flags: ["dropped"])
         try check(r10 == nil, "calendar not shipped")
 
+        let r10b = try respond(&b, "fine/calendar-not-shipped-requester-empty", "the requester has no memory rows: every manual event ships, the calendar event never",
+                               request: try ReplicaNamespace(namespace: .memory).request(), responder: ReplicaNamespace(namespace: .memory, rows: mem + [cal]), flags: ["dropped"])
+        try check(r10b?.rows.count == 3, "calendar not shipped to an empty requester")
+
         // settings.
         var settings = rows(.settings, 0..<3)
         settings.append(Row(.settings, ["key": .text("ui.old"), "value": .text("x"), "tombstoned": .bool(true), "versionVector": .versionVector(["device-a": 9])]))

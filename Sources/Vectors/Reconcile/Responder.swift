@@ -16,10 +16,10 @@ public enum Responder {
         func inMismatchedRange(_ key: [UInt8]) -> Bool { mismatched[bucketIndex(of: key, in: request.buckets)] }
 
         var response = ReconcileResponse(namespace: replica.namespace)
-        let rows = replica.rows.filter { !LeafEncoder.isDropped($0) && inMismatchedRange($0.keyBytes) }
+        let rows = replica.rows.filter { (!LeafEncoder.isDropped($0) || Mutant.on(.calendarEventsShipped)) && inMismatchedRange($0.keyBytes) }
             .sorted { $0.keyBytes.lexicographicallyPrecedes($1.keyBytes) }
-        let tombs = replica.tombstones.filter(inMismatchedRange).sorted { $0.lexicographicallyPrecedes($1) }
-        guard !rows.isEmpty || !tombs.isEmpty else { return nil }
+        let tombs = Mutant.on(.tombstonesNotShipped) ? [] : replica.tombstones.filter(inMismatchedRange).sorted { $0.lexicographicallyPrecedes($1) }
+        guard !rows.isEmpty || !tombs.isEmpty || Mutant.on(.frameWhenNothingDiffers) else { return nil }
         response.rows = rows
         response.tombstones = tombs
         for k in rows.map(\.keyBytes) + tombs {
@@ -42,7 +42,7 @@ public enum Responder {
                 li += 1
             }
             let root = MerkleTree.fold(scratch) ?? MerkleTree.emptyRoot(namespace)
-            mismatched[bi] = root != bucket.root || scratch.count != bucket.count
+            mismatched[bi] = root != bucket.root || (scratch.count != bucket.count && !Mutant.on(.countNotCompared))
         }
         return mismatched
     }

@@ -15,6 +15,7 @@ public struct LeafEncoder: Sendable {
         switch row.schema.dropRule {
         case .none: return false
         case .calendarSource:
+            if Mutant.on(.calendarEventsHashed) { return false }
             if case .text("calendar")? = row["source"] { return true }
             return false
         case .tombstoned:
@@ -41,20 +42,30 @@ public struct LeafEncoder: Sendable {
     private mutating func encode(_ row: Row) throws(WireError) {
         writer.reset()
         let schema = row.schema
+        let mutantExtra = Mutant.active == nil ? [] : Self.mutantCommittedExtras(schema)
         var count = 0
-        for (i, f) in schema.fields.enumerated() where f.isCommitted {
-            count += (f.optional && row.values[i] != nil) ? 2 : 1
+        for (i, f) in schema.fields.enumerated() where f.isCommitted || mutantExtra.contains(f.name) {
+            count += (f.optional && (row.values[i] != nil || Mutant.on(.absentEqualsEmpty))) ? 2 : 1
         }
         writer.writeArrayHeader(count)
-        for (i, f) in schema.fields.enumerated() where f.isCommitted {
+        for (i, f) in schema.fields.enumerated() where f.isCommitted || mutantExtra.contains(f.name) {
             let value = row.values[i]
             if f.optional {
-                guard let value else { writer.writeUnsigned(0); continue }
+                guard let value else {
+                    if Mutant.on(.absentEqualsEmpty) {
+                        writer.writeUnsigned(1)
+                        try write(Self.emptyValue(f.kind), kind: f.kind, field: f.name, row: row)
+                    } else {
+                        writer.writeUnsigned(0)
+                    }
+                    continue
+                }
                 writer.writeUnsigned(1)
                 try write(value, kind: f.kind, field: f.name, row: row)
             } else if let value {
                 try write(value, kind: f.kind, field: f.name, row: row)
             } else if f.kind == .normalizedHash {
+                if Mutant.on(.peerHashNotNormalized) { writer.writeNull(); continue }
                 writer.writeBytes(EmptyCollection<UInt8>())
             } else {
                 throw WireError(.inputMissingField, "\(schema.namespace.rawValue) rows need \(f.name)", field: f.name)
@@ -69,7 +80,13 @@ public struct LeafEncoder: Sendable {
         case (.uint, .uint(let v)): writer.writeUnsigned(v)
         case (.int, .int(let v)): writer.writeInt(v)
         case (.bool, .bool(let b)): writer.writeBool(b)
-        case (.date, .date(let ms)): writer.writeInt(FieldValue.seconds(fromMillis: ms))
+        case (.date, .date(let ms)):
+            if Mutant.on(.datesInMilliseconds) { writer.writeInt(ms); return }
+            if Mutant.on(.datesTruncateTowardZero) { writer.writeInt(ms / 1000); return }
+            writer.writeInt(FieldValue.seconds(fromMillis: ms))
+        case (.textSet, .textSet(let items)) where Mutant.on(.textSetUnsorted):
+            writer.writeArrayHeader(items.count)
+            for s in items { writer.writeText(s) }
         case (.textSet, .textSet(let items)):
             let sorted = Set(items).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             writer.writeArrayHeader(sorted.count)
@@ -81,8 +98,35 @@ public struct LeafEncoder: Sendable {
                 d.write(to: raw.baseAddress!)
                 writer.writeBytes(UnsafeRawBufferPointer(raw))
             }
+        case (.versionVector, .versionVector(let vv)):
+            writer.write(FieldValue.versionVector(vv).tree)
         default:
             throw WireError(.inputBadType, "field \(field) holds a value of the wrong kind (\(kind.name))", field: field)
+        }
+    }
+
+    /// Excluded fields a mutant wrongly commits.
+    static func mutantCommittedExtras(_ schema: LeafSchema) -> Set<String> {
+        switch (Mutant.active, schema.namespace) {
+        case (.hashObservedAt?, .messages): return ["observedAt"]
+        case (.hashPeerPubkey?, .messages): return ["peerPubkey"]
+        case (.hashResidencyFlag?, .notebook): return ["bodyOffloaded"]
+        case (.hashOffloadHolder?, .notebook): return ["offloadHolderPubkey"]
+        default: return []
+        }
+    }
+
+    /// The "empty" value of a kind, as the absent-equals-empty mutant writes it.
+    static func emptyValue(_ kind: FieldKind) -> FieldValue {
+        switch kind {
+        case .bytes, .normalizedHash: return .bytes([])
+        case .text, .noteBody: return .text("")
+        case .uint: return .uint(0)
+        case .int: return .int(0)
+        case .bool: return .bool(false)
+        case .date: return .date(0)
+        case .textSet: return .textSet([])
+        case .versionVector: return .versionVector([:])
         }
     }
 }

@@ -18,6 +18,9 @@ public enum MerkleTree {
         return withUnsafeMutableBytes(of: &buf) { raw in
             let p = raw.baseAddress!
             // "pixie.state.node\0"
+            if Mutant.active != nil, Mutant.on(.nodeUsesLeafSeparator) {
+                return SHA256.hash(Array("pixie.state.messages".utf8) + [0] + left.bytes + right.bytes)
+            }
             for (i, c) in nodePrefix.enumerated() { p.storeBytes(of: c, toByteOffset: i, as: UInt8.self) }
             left.write(to: p + 17)
             right.write(to: p + 49)
@@ -31,7 +34,8 @@ public enum MerkleTree {
     /// A real hash rather than 32 zero bytes, so an implementation that forgot to compute a root
     /// (an all-zero buffer) never matches it.
     public static func emptyRoot(_ ns: Namespace) -> SHA256Digest {
-        SHA256.hash(Array(emptySeparator.utf8) + [0] + Array(ns.rawValue.utf8))
+        if Mutant.on(.emptyRootZeros) { return SHA256Digest(0, 0, 0, 0) }
+        return SHA256.hash(Array(emptySeparator.utf8) + [0] + Array(ns.rawValue.utf8))
     }
 
     /// Folds leaves that are already in key order. Empty input has no root here; callers use
@@ -50,7 +54,7 @@ public enum MerkleTree {
                     i += 2
                 }
                 if i < n {
-                    buf[out] = buf[i]  // odd node promoted unchanged
+                    buf[out] = Mutant.active != nil && Mutant.on(.oddNodePairedWithItself) ? node(buf[i], buf[i]) : buf[i]  // odd node promoted unchanged
                     out += 1
                 }
                 n = out
@@ -65,6 +69,7 @@ public enum MerkleTree {
         for i in sorted.indices.dropFirst() where sorted[i].key == sorted[i - 1].key {
             throw WireError(.duplicateKey, "key \(Hex.encode(sorted[i].key)) appears twice in \(namespace.rawValue)", field: "key")
         }
+        if Mutant.on(.foldInInputOrder) { return fold(keyedLeaves.map(\.leaf)) ?? emptyRoot(namespace) }
         return fold(sorted.map(\.leaf)) ?? emptyRoot(namespace)
     }
 }

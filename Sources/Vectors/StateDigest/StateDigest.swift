@@ -29,10 +29,10 @@ public struct StateDigest: Sendable, Hashable {
     /// Decodes 417 bytes. The length is checked first (`digest_wrong_length`), then the version
     /// (`digest_unsupported_version`), so a truncated digest is never mistaken for a skewed one.
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> StateDigest {
-        guard bytes.count == encodedByteCount else {
+        guard bytes.count == encodedByteCount || (Mutant.on(.decodeIgnoresTrailingBytes) && bytes.count > encodedByteCount) else {
             throw WireError(.digestWrongLength, "a StateDigest is \(encodedByteCount) bytes, got \(bytes.count)", offset: min(bytes.count, encodedByteCount))
         }
-        guard bytes[0] == wireVersion else {
+        guard bytes[0] == wireVersion || Mutant.on(.decodeIgnoresVersion) else {
             throw WireError(.digestUnsupportedVersion, "version \(bytes[0]) is not \(wireVersion): no reconcile", offset: 0)
         }
         var roots: [SHA256Digest] = []
@@ -63,10 +63,21 @@ public enum StateRoots {
             guard keys.insert(k).inserted else {
                 throw WireError(.duplicateKey, "settings key \(k) appears twice", field: "key")
             }
-            if !LeafEncoder.isDropped(row) { live.append((k, v)) }
+            if !LeafEncoder.isDropped(row) {
+                if Mutant.on(.settingsVersionVectorHashed), case .versionVector(let vv)? = row["versionVector"] {
+                    live.append((k, v + CBORDiagnostic.render(FieldValue.versionVector(vv).tree)))
+                } else {
+                    live.append((k, v))
+                }
+            }
         }
         var w = CBORWriter()
-        w.write(.map(live.map { (CBOR.text($0.0), CBOR.text($0.1)) }))
+        if Mutant.on(.settingsMapInsertionOrder) {
+            w.writeMapHeader(live.count)
+            for (k, v) in live { w.writeText(k); w.writeText(v) }
+        } else {
+            w.write(.map(live.map { (CBOR.text($0.0), CBOR.text($0.1)) }))
+        }
         let root = SHA256.hash(Namespace.settings.separatorBytes + w.bytes)
         return (root, live.count)
     }

@@ -5,6 +5,7 @@ public struct StateDigestHandler: FormatHandler {
     public init() {}
 
     public var format: String { "state_digest" }
+    public var wireVersion: UInt64 { UInt64(StateDigest.wireVersion) }
     public var ops: [String] { ["leaf", "root", "fold", "digest", "digest_encode", "digest_decode", "divergence", "mark_offloaded"] }
 
     public func generate() throws -> VectorFile { try StateDigestVectors.file() }

@@ -257,6 +257,8 @@ enum StateDigestVectors {
         var sc = s; sc[0]["value"] = .text("light")
         let s4 = try b.root("settings/value-changed", "one value changed: root changes", .settings, sc)
         try check(s1 != s4, "settings value commits")
+        let unordered = [("zoom", "1.5"), ("a", "x"), ("ui.theme.0", "dark"), ("bb", "y")].map { Row(.settings, ["key": .text($0.0), "value": .text($0.1)]) }
+        try b.root("settings/keys-out-of-order", "keys given out of order and of different lengths: the map is sorted by encoded key (shorter first: a, bb, zoom, ui.theme.0)", .settings, unordered)
         let sd = s + [Row(.settings, ["key": .text("ui.theme.0"), "value": .text("light")])]
         b.add("settings/duplicate-key", "root", "a key given twice is rejected", flags: ["negative"],
               input: .object([("namespace", .text("settings")), ("rows", .array(sd.map(\.tree)))]), expected: .error(.duplicateKey))

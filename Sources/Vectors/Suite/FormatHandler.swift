@@ -11,4 +11,11 @@ public protocol FormatHandler: Sendable {
     func run(op: String, input: JSONValue) throws(WireError) -> JSONValue
     /// Builds the golden cases (deterministic: fixed seeds, fixed clock).
     func generate() throws -> VectorFile
+    /// The format's wire version (SPEC.md §2.1): any change to an existing case's input or
+    /// expected output must come with a bump, which `conformance drift` enforces.
+    var wireVersion: UInt64 { get }
+}
+
+extension FormatHandler {
+    public var wireVersion: UInt64 { 1 }
 }

@@ -6,6 +6,8 @@ public struct VectorFile: Sendable {
     public static let fileLayoutVersion: UInt64 = 1
 
     public var format: String
+    /// The format's wire version (state_digest: `StateDigest.wireVersion`).
+    public var wireVersion: UInt64 = 1
     public var description: String
     public var cases: [VectorCase]
     public var withdrawn: [WithdrawnCase]
@@ -22,6 +24,7 @@ public struct VectorFile: Sendable {
             ("format", .text(format)),
             ("layout_version", .unsigned(VectorFile.fileLayoutVersion)),
             ("suite_version", .text(SuiteInfo.version)),
+            ("wire_version", .unsigned(wireVersion)),
             ("description", .text(description)),
             ("withdrawn", .array(withdrawn.map { .object([("id", .text($0.id)), ("reason", .text($0.reason))]) })),
             ("cases", .array(cases.map(\.tree))),

@@ -14,7 +14,8 @@ public enum VectorSuite {
         var vectorFiles: [VectorFile] = []
         var manifest: [CBOR] = []
         for handler in Reference.handlers {
-            let vf = try handler.generate()
+            var vf = try handler.generate()
+            vf.wireVersion = handler.wireVersion
             try vf.validate()
             try selfCheck(vf, handler: handler)
             vectorFiles.append(vf)

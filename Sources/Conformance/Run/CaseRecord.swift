@@ -1,0 +1,42 @@
+/// One selected case after the run: its judgement, then its standing against the expected
+/// failures, with the testee's stderr written while it was in flight.
+public struct CaseRecord: Sendable, Equatable {
+    public enum Outcome: Sendable, Equatable {
+        case passed
+        /// A failure not listed in the expected failures.
+        case failed(Failure)
+        case expectedFailure(Failure, ExpectedFailures.Entry)
+        /// Listed as failing, but it passed: the run fails until the entry is removed.
+        case unexpectedPass(ExpectedFailures.Entry)
+        /// Listed with another kind than the one it now fails with.
+        case changedFailure(Failure, ExpectedFailures.Entry)
+        case skipped(reason: String)
+        /// Never sent (restart budget exhausted, --fail-fast).
+        case notRun(reason: String)
+
+        /// Whether this case makes the run fail (exit 1).
+        public var failsRun: Bool {
+            switch self {
+            case .failed, .unexpectedPass, .changedFailure, .notRun: return true
+            case .passed, .expectedFailure, .skipped: return false
+            }
+        }
+
+        /// The failure the testee showed, expected or not.
+        public var failure: Failure? {
+            switch self {
+            case .failed(let f), .expectedFailure(let f, _), .changedFailure(let f, _): return f
+            default: return nil
+            }
+        }
+    }
+
+    public var suiteCase: SuiteCase
+    public var verdict: Verdict?
+    public var outcome: Outcome
+    public var stderrTail: String
+    /// Round-trip time of the case itself (diagnostic probes excluded).
+    public var nanos: UInt64
+
+    public var id: String { suiteCase.id }
+}

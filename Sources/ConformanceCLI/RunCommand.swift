@@ -1,0 +1,194 @@
+import Conformance
+import Foundation
+import Vectors
+
+/// `conformance run [options] -- <command> [args...]`: drive a testee through the vectors.
+enum RunCommand {
+    static let help = """
+    OVERVIEW: Run every selected vector against a testee speaking the runner protocol
+              (SPEC.md §6) on stdin/stdout, judge each answer, and report.
+
+    USAGE: conformance run [options] -- <command> [args...]
+           conformance run --list [selection options]
+
+    SELECTION:
+      --vectors DIR               Vector directory (default: ./vectors).
+      --run PATTERN               Only cases whose id matches (glob, * = any run of
+                                  characters). Repeatable; a pattern matching nothing is
+                                  a usage error.
+      --skip PATTERN              Leave out matching cases. Repeatable.
+      --format NAME               Only this format. Repeatable.
+      --shard K/N                 Only shard K of N (1 <= K <= N), by SHA-256 of the id.
+      --list                      Print the selected case ids and exit 0.
+
+    EXECUTION:
+      --jobs N                    N testee processes in parallel (default 1).
+      --timeout-multiplier X      Scale the 10 s case and 30 s handshake deadlines.
+      --max-restarts N            Respawns allowed after crash/timeout/protocol_error
+                                  (default 10); past it, the rest is not run.
+      --fail-fast                 Stop after the first unexpected failure.
+      --no-diagnose               Do not send diagnostic leaf cases for wrong roots.
+
+    EXPECTATIONS AND REPORTS:
+      --expected-failures FILE    Lines `<id-glob> <failure-kind>  # comment`.
+      --update-expected-failures  Rewrite FILE with exactly the current failures.
+      --report json=PATH          Write a JSON report.
+      --report junit=PATH         Write a JUnit XML report.
+      -h, --help                  Show help.
+
+    FAILURE KINDS:
+      wrong_output, wrong_error, unexpected_acceptance, unexpected_rejection, error,
+      crash, timeout, protocol_error
+
+    EXIT CODES:
+      0 every selected case passed or failed as expected; 1 failures (including
+      unexpected passes, stale entries, cases not run); 2 usage error; 3 the testee
+      could not be run at all.
+    """
+
+    struct Parsed {
+        var vectors: URL?
+        var selection = CaseSelection()
+        var list = false
+        var jobs = 1
+        var multiplier = 1.0
+        var maxRestarts = 10
+        var failFast = false
+        var diagnose = true
+        var expectedFile: String?
+        var update = false
+        var jsonReport: String?
+        var junitReport: String?
+        var command: [String] = []
+    }
+
+    struct UsageError: Error { let message: String }
+
+    static func parse(_ argv: [String]) throws(UsageError) -> Parsed {
+        var p = Parsed()
+        var i = 0
+        func value(_ flag: String) throws(UsageError) -> String {
+            i += 1
+            guard i < argv.count else { throw UsageError(message: "\(flag) needs a value") }
+            return argv[i]
+        }
+        func number<T: LosslessStringConvertible>(_ flag: String, _ type: T.Type) throws(UsageError) -> T {
+            let v = try value(flag)
+            guard let n = T(v) else { throw UsageError(message: "\(flag): \"\(v)\" is not a number") }
+            return n
+        }
+        while i < argv.count {
+            let a = argv[i]
+            switch a {
+            case "--":
+                p.command = Array(argv[(i + 1)...])
+                i = argv.count
+                continue
+            case "--vectors": p.vectors = URL(fileURLWithPath: try value(a))
+            case "--run": p.selection.run.append(IDPattern(try value(a)))
+            case "--skip": p.selection.skip.append(IDPattern(try value(a)))
+            case "--format": p.selection.formats.append(try value(a))
+            case "--shard":
+                let v = try value(a)
+                guard let s = Shard(v) else { throw UsageError(message: "--shard: \"\(v)\" is not K/N with 1 <= K <= N") }
+                p.selection.shard = s
+            case "--list": p.list = true
+            case "--jobs":
+                p.jobs = try number(a, Int.self)
+                guard p.jobs >= 1 else { throw UsageError(message: "--jobs must be at least 1") }
+            case "--timeout-multiplier":
+                p.multiplier = try number(a, Double.self)
+                guard p.multiplier > 0, p.multiplier.isFinite else { throw UsageError(message: "--timeout-multiplier must be positive") }
+            case "--max-restarts":
+                p.maxRestarts = try number(a, Int.self)
+                guard p.maxRestarts >= 0 else { throw UsageError(message: "--max-restarts must be 0 or more") }
+            case "--fail-fast": p.failFast = true
+            case "--no-diagnose": p.diagnose = false
+            case "--expected-failures": p.expectedFile = try value(a)
+            case "--update-expected-failures": p.update = true
+            case "--report":
+                let v = try value(a)
+                if v.hasPrefix("json=") { p.jsonReport = String(v.dropFirst(5)) } else if v.hasPrefix("junit=") { p.junitReport = String(v.dropFirst(6)) } else {
+                    throw UsageError(message: "--report takes json=PATH or junit=PATH, not \"\(v)\"")
+                }
+            default:
+                throw UsageError(message: "unknown option \(a) (the testee command goes after --)")
+            }
+            i += 1
+        }
+        if p.update && p.expectedFile == nil { throw UsageError(message: "--update-expected-failures needs --expected-failures FILE") }
+        return p
+    }
+
+    static func run(_ argv: [String]) -> Int32 {
+        if argv.isEmpty || argv.first == "-h" || argv.first == "--help" || (argv.firstIndex(of: "--").map { argv[..<$0] } ?? argv[...]).contains(where: { $0 == "-h" || $0 == "--help" }) {
+            print(help)
+            return argv.isEmpty ? 2 : 0
+        }
+        let p: Parsed
+        do { p = try parse(argv) } catch { return CLI.fail(error.message) }
+
+        let dir = p.vectors ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("vectors")
+        let suite: [SuiteCase]
+        do { suite = try SuiteLoader.load(directory: dir) } catch { return CLI.fail("cannot load vectors: \(error)") }
+        let unmatched = p.selection.unmatchedRunPatterns(in: suite)
+        guard unmatched.isEmpty else { return CLI.fail("--run \(unmatched.map(\.text).joined(separator: ", ")) matches no case") }
+        if let unknown = p.selection.formats.first(where: { f in !suite.contains { $0.format == f } }) {
+            return CLI.fail("--format \(unknown): no such format in \(dir.path)")
+        }
+        if p.list {
+            for c in p.selection.apply(suite) { print(c.id) }
+            return 0
+        }
+        guard !p.command.isEmpty else { return CLI.fail("no testee command: put it after --, e.g. conformance run -- .build/debug/conformance serve") }
+
+        var expected: ExpectedFailures?
+        if let file = p.expectedFile {
+            if p.update && !FileManager.default.fileExists(atPath: file) {
+                expected = ExpectedFailures(entries: [])
+            } else {
+                do { expected = try ExpectedFailures.load(URL(fileURLWithPath: file)) } catch { return CLI.fail("\(file): \(error)") }
+            }
+        }
+
+        var options = RunOptions(command: p.command)
+        options.selection = p.selection
+        options.jobs = p.jobs
+        options.timeoutMultiplier = p.multiplier
+        options.maxRestarts = p.maxRestarts
+        options.failFast = p.failFast
+        options.diagnose = p.diagnose
+        options.expectedFailures = p.update ? nil : expected
+        let tty = isatty(1) == 1
+        if tty {
+            options.progress = { done, total, id in
+                FileHandle.standardOutput.write(Data("\r\u{1b}[K[\(done)/\(total)] \(id)".utf8))
+            }
+        }
+
+        let result: RunResult
+        do { result = try Runner.run(suite: suite, options: options) } catch {
+            return CLI.fail("testee could not be run: \(error)", code: 3)
+        }
+        if tty { FileHandle.standardOutput.write(Data("\r\u{1b}[K".utf8)) }
+
+        if let path = p.jsonReport { write(JSONReport.render(result), to: path) }
+        if let path = p.junitReport { write(JUnitReport.render(result), to: path) }
+        if p.update, let file = p.expectedFile {
+            let judged = result.records.compactMap { $0.verdict == nil ? nil : $0.id }
+            let text = (expected ?? ExpectedFailures(entries: [])).rewritten(failures: result.currentFailures, judged: judged)
+            write(text, to: file)
+            print("updated \(file): \(result.currentFailures.count) expected failure(s)")
+            print(result.summaryLine)
+            return result.counts.notRun > 0 ? 1 : 0
+        }
+        print(ConsoleReport.render(result, expectedFailuresFile: p.expectedFile), terminator: "")
+        return result.exitCode
+    }
+
+    static func write(_ text: String, to path: String) {
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) } catch {
+            FileHandle.standardError.write(Data("error: cannot write \(path): \(error.localizedDescription)\n".utf8))
+        }
+    }
+}
