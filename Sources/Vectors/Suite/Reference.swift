@@ -2,7 +2,7 @@
 /// its handler here; `generate`, `verify` and `serve` pick it up.
 public enum Reference {
     public static var handlers: [any FormatHandler] {
-        [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler()]
+        [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler(), DeviceListHandler()]
     }
 
     public static func handler(for format: String) -> (any FormatHandler)? {

@@ -83,4 +83,16 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case signinGrantExpired = "signin_grant_expired"
 
     // device_list codes go here (one block)
+    case deviceListTruncated = "device_list_truncated"
+    case deviceListMissingSignature = "device_list_missing_signature"
+    case deviceListBadName = "device_list_bad_name"
+    case deviceListBadBundle = "device_list_bad_bundle"
+    case deviceListAccountMismatch = "device_list_account_mismatch"
+    case deviceListSigWrongLength = "device_list_sig_wrong_length"
+    case deviceListSigEd25519Invalid = "device_list_sig_ed25519_invalid"
+    case deviceListSigMLDSAInvalid = "device_list_sig_mldsa_invalid"
+    case deviceListSigBothInvalid = "device_list_sig_both_invalid"
+    case deviceListSignerMismatch = "device_list_signer_mismatch"
+    case deviceListVersionExhausted = "device_list_version_exhausted"
+    case deviceListEmptyAdvertisement = "device_list_empty_advertisement"
 }

@@ -1,0 +1,54 @@
+import Primitives
+
+/// A Haven public identity bundle (SPEC.md §10.1): Ed25519 public key (32) ‖ X25519 public key (32)
+/// ‖ ML-KEM-768 encapsulation key (1,184) ‖ ML-DSA-65 verification key (1,952) = 3,200 bytes.
+///
+/// The KEM parts are carried as opaque bytes: this format only signs and compares them. The
+/// Ed25519 part must decode (it is the node id and half of the hybrid verification key), which is
+/// what the Haven decoder checks too.
+public struct PublicBundle: Sendable, Equatable {
+    public static let ed25519Range = 0..<32
+    public static let x25519Range = 32..<64
+    public static let mlkemRange = 64..<1248
+    public static let mldsaRange = 1248..<3200
+    public static let byteCount = 3200
+
+    public let bytes: [UInt8]
+    public let verificationKey: HybridSignature.PublicKey
+
+    /// Parses a bundle: exactly 3,200 bytes and an Ed25519 part that is a valid point encoding
+    /// (RFC 8032 §5.1.3), else `device_list_bad_bundle`.
+    public init(_ bytes: [UInt8], field: String = "bundle", offset: Int? = nil) throws(WireError) {
+        guard bytes.count == Self.byteCount else {
+            throw WireError(.deviceListBadBundle, "a public bundle is \(Self.byteCount) bytes, got \(bytes.count)", offset: offset, field: field)
+        }
+        guard let ed = try? Ed25519.PublicKey(rawRepresentation: bytes[Self.ed25519Range]) else {
+            throw WireError(.deviceListBadBundle, "the bundle's Ed25519 key is not a valid point encoding", offset: offset, field: field)
+        }
+        guard let pq = try? MLDSA65.PublicKey(rawRepresentation: bytes[Self.mldsaRange]) else {
+            throw WireError(.deviceListBadBundle, "the bundle's ML-DSA-65 key does not parse", offset: offset, field: field)
+        }
+        self.bytes = bytes
+        self.verificationKey = HybridSignature.PublicKey(ed25519: ed, mldsa: pq)
+    }
+
+    /// The node id: the Ed25519 public key.
+    public var nodeID: DeviceID { DeviceID(unchecked: Array(bytes[Self.ed25519Range])) }
+
+    public static func == (a: PublicBundle, b: PublicBundle) -> Bool { a.bytes == b.bytes }
+
+    /// Checks a hybrid signature, mapping SPEC.md §9.3's failures to this format's codes.
+    func verify(_ signature: [UInt8], for message: [UInt8], field: String) throws(WireError) {
+        do {
+            try verificationKey.verify(signature, for: message)
+        } catch {
+            switch error {
+            case .wrongLength:
+                throw WireError(.deviceListSigWrongLength, "a hybrid signature is \(HybridSignature.byteCount) bytes, got \(signature.count)", field: field)
+            case .ed25519Invalid: throw WireError(.deviceListSigEd25519Invalid, "the Ed25519 half does not verify", field: field)
+            case .mldsaInvalid: throw WireError(.deviceListSigMLDSAInvalid, "the ML-DSA-65 half does not verify", field: field)
+            case .bothInvalid: throw WireError(.deviceListSigBothInvalid, "neither half verifies", field: field)
+            }
+        }
+    }
+}
