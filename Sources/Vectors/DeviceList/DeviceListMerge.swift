@@ -22,9 +22,15 @@ public enum DeviceListMerge {
     public static func merge(local: DeviceList, remote: DeviceList, updatedAt: UInt64) throws(WireError) -> DeviceList? {
         guard remote.accountID == local.accountID else { return nil }
         let (newer, older) = remote.version > local.version ? (remote, local) : (local, remote)
+        if Mutant.on(.listHigherVersionReplaces) {
+            guard newer.version > local.version else { return nil }
+            return DeviceList(accountID: local.accountID, version: try bump(newer.version), updatedAt: updatedAt,
+                              devices: newer.devices.sorted(), revoked: newer.revoked.sorted(), accountLeafRetired: newer.accountLeafRetired)
+        }
         var revoked: [DeviceID] = []
         for r in local.revoked + remote.revoked where !revoked.contains(r) {
-            let reauthorized = newer.version > older.version
+            let newerWins = newer.version > older.version || (Mutant.on(.listTieReauthorizes) && newer.version == older.version)
+            let reauthorized = !Mutant.on(.listGrowOnlyRevoked) && newerWins
                 && older.revoked.contains(r) && !newer.revoked.contains(r) && newer.devices.contains(r)
             if !reauthorized { revoked.append(r) }
         }
@@ -34,10 +40,11 @@ public enum DeviceListMerge {
         }
         devices.sort()
         revoked.sort()
-        let retired = local.accountLeafRetired || remote.accountLeafRetired
+        let retired = Mutant.on(.listRetiredNotSticky) ? newer.accountLeafRetired : local.accountLeafRetired || remote.accountLeafRetired
         // Compared with the local list's own sequences sorted but not deduplicated (Haven's rule):
         // a local list carrying a duplicate id therefore counts as changed.
-        if devices == local.devices.sorted() && revoked == local.revoked.sorted() && retired == local.accountLeafRetired {
+        if devices == local.devices.sorted() && revoked == local.revoked.sorted() && retired == local.accountLeafRetired
+            && !Mutant.on(.listMergeResignsUnchanged) {
             return nil
         }
         return DeviceList(accountID: local.accountID, version: try bump(max(local.version, remote.version)), updatedAt: updatedAt,
@@ -51,7 +58,8 @@ public enum DeviceListMerge {
         var devices = list.devices
         if !devices.contains(id) { devices.append(id) }
         return DeviceList(accountID: list.accountID, version: try bump(list.version), updatedAt: updatedAt,
-                          devices: devices, revoked: list.revoked.filter { $0 != id }, accountLeafRetired: list.accountLeafRetired)
+                          devices: devices, revoked: Mutant.on(.listSelfAddKeepsTombstone) ? list.revoked : list.revoked.filter { $0 != id },
+                          accountLeafRetired: list.accountLeafRetired)
     }
 
     /// Sets the retired flag: nil when already set; otherwise the same sets, version + 1.

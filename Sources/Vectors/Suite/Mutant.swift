@@ -66,6 +66,18 @@ public enum Mutant: String, CaseIterable, Sendable {
     case signinRejectionAdmits = "signin.approval-without-grant-admits"
     case signinGrantValidAtExpiry = "signin.grant-valid-at-expiry"
 
+    // device_list
+    case listHigherVersionReplaces = "device_list.higher-version-replaces"
+    case listGrowOnlyRevoked = "device_list.grow-only-revoked-set"
+    case listTieReauthorizes = "device_list.tie-re-authorizes"
+    case listRetiredNotSticky = "device_list.retired-not-sticky"
+    case listMergeResignsUnchanged = "device_list.merge-re-signs-when-unchanged"
+    case listAdoptEqualVersion = "device_list.adopt-equal-version"
+    case listEd25519HalfOnly = "device_list.only-ed25519-half-verified"
+    case listAccountNotChecked = "device_list.account-id-not-checked"
+    case listRetiredAccountAuthorized = "device_list.retired-account-leaf-authorized"
+    case listSelfAddKeepsTombstone = "device_list.self-add-keeps-tombstone"
+
     @TaskLocal public static var active: Mutant?
 
     /// True when this mutant is the one switched on for the current task.
@@ -88,6 +100,16 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .signinOwnCertNotRequired: return "rung 3 skipped: a device without its own cert still answers"
         case .signinRejectionAdmits: return "an approval without a grant admits"
         case .signinGrantValidAtExpiry: return "a grant still admits at exactly its expiry"
+        case .listHigherVersionReplaces: return "merge takes the higher-version list whole instead of the union"
+        case .listGrowOnlyRevoked: return "merge keeps every revocation (grow-only): a re-authorization is undone"
+        case .listTieReauthorizes: return "on a version tie a re-authorization beats the revocation"
+        case .listRetiredNotSticky: return "merge takes the newer list's retired flag instead of either side's"
+        case .listMergeResignsUnchanged: return "merge re-signs at a new version even when nothing changed"
+        case .listAdoptEqualVersion: return "adopt_if_newer accepts an equal version"
+        case .listEd25519HalfOnly: return "a list or credential accepted when only its Ed25519 half verifies"
+        case .listAccountNotChecked: return "verify skips comparing the account id with the pinned key's node id"
+        case .listRetiredAccountAuthorized: return "the account id stays authorized after the account leaf is retired"
+        case .listSelfAddKeepsTombstone: return "with_self_added leaves the device's own tombstone in place"
         case .datesInMilliseconds: return "dates committed in milliseconds instead of whole seconds"
         case .datesTruncateTowardZero: return "dates rounded toward zero instead of floored (negative times)"
         case .hashObservedAt: return "messages.observedAt hashed into the leaf"
