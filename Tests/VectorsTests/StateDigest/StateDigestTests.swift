@@ -101,3 +101,24 @@ struct StateDigestTests {
         }
     }
 }
+
+/// SPEC.md §3 is the one error vocabulary: every code the implementation can throw is listed
+/// there, and every code listed there exists.
+struct ErrorVocabularyTests {
+    @Test func section3ListsExactlyTheCodes() throws {
+        let spec = try Fixtures.repoFile("SPEC.md")
+        let start = try #require(spec.range(of: "## 3. Error vocabulary"))
+        let end = try #require(spec.range(of: "## 4. ", range: start.upperBound..<spec.endIndex))
+        let section = spec[start.upperBound..<end.lowerBound]
+        var listed = Set<String>()
+        for line in section.split(separator: "\n") where line.hasPrefix("| `") {
+            let firstCell = line.split(separator: "|")[0]
+            for piece in firstCell.split(separator: "`") where !piece.trimmingCharacters(in: .whitespaces).isEmpty && !piece.contains(",") {
+                listed.insert(String(piece))
+            }
+        }
+        let codes = Set(ErrorCode.allCases.map(\.rawValue))
+        #expect(codes.subtracting(listed).sorted() == [], "codes missing from SPEC.md §3")
+        #expect(listed.subtracting(codes).sorted() == [], "codes in SPEC.md §3 that the implementation does not have")
+    }
+}
