@@ -98,56 +98,155 @@ public struct SHA256: Sendable {
         return hasher.finalize()
     }
 
-    @usableFromInline static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
-
     @inline(__always) static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 &- n)) }
+    @inline(__always) static func sigma0(_ x: UInt32) -> UInt32 { rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3) }
+    @inline(__always) static func sigma1(_ x: UInt32) -> UInt32 { rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10) }
 
-    /// The compression function over `blocks` consecutive 64-byte blocks at `p`.
+    /// One round with the working variables passed in rotated order, so no round moves eight
+    /// values: only `d` and `h` change.
+    @inline(__always)
+    static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                      _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ k: UInt32, _ w: UInt32) {
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k &+ w
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+        d = d &+ t1
+        h = t1 &+ t2
+    }
+
+    /// The compression function over `blocks` consecutive 64-byte blocks at `p` (FIPS 180-4
+    /// §6.2.2), fully unrolled: the 64 rounds and their constants are written out and the message
+    /// schedule lives in sixteen locals, which is what lets the optimiser keep everything in
+    /// registers (a 64-entry schedule buffer and a constants array cost about a third).
     @usableFromInline
     static func compress(
         _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
         _ p: UnsafeRawPointer, blocks: Int
     ) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            k.withUnsafeBufferPointer { kp in
-                var (a0, b0, c0, d0, e0, f0, g0, h0) = state
-                for blk in 0..<blocks {
-                    let base = p + blk * 64
-                    for i in 0..<16 {
-                        w[i] = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                    }
-                    for i in 16..<64 {
-                        let x = w[i - 15], y = w[i - 2]
-                        let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
-                        let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
-                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-                    }
-                    var a = a0, b = b0, c = c0, d = d0, e = e0, f = f0, g = g0, h = h0
-                    for i in 0..<64 {
-                        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                        let ch = (e & f) ^ (~e & g)
-                        let t1 = h &+ s1 &+ ch &+ kp[i] &+ w[i]
-                        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                        let maj = (a & b) ^ (a & c) ^ (b & c)
-                        let t2 = s0 &+ maj
-                        h = g; g = f; f = e; e = d &+ t1
-                        d = c; c = b; b = a; a = t1 &+ t2
-                    }
-                    a0 = a0 &+ a; b0 = b0 &+ b; c0 = c0 &+ c; d0 = d0 &+ d
-                    e0 = e0 &+ e; f0 = f0 &+ f; g0 = g0 &+ g; h0 = h0 &+ h
-                }
-                state = (a0, b0, c0, d0, e0, f0, g0, h0)
+        var (a0, b0, c0, d0, e0, f0, g0, h0) = state
+        for blk in 0..<blocks {
+            let base = p + blk * 64
+            @inline(__always) func word(_ i: Int) -> UInt32 {
+                UInt32(bigEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
             }
+            var w0 = word(0), w1 = word(1), w2 = word(2), w3 = word(3), w4 = word(4), w5 = word(5), w6 = word(6), w7 = word(7)
+            var w8 = word(8), w9 = word(9), w10 = word(10), w11 = word(11), w12 = word(12), w13 = word(13), w14 = word(14), w15 = word(15)
+            var a = a0, b = b0, c = c0, d = d0, e = e0, f = f0, g = g0, h = h0
+            round(a, b, c, &d, e, f, g, &h, 0x428a2f98, w0)
+            round(h, a, b, &c, d, e, f, &g, 0x71374491, w1)
+            round(g, h, a, &b, c, d, e, &f, 0xb5c0fbcf, w2)
+            round(f, g, h, &a, b, c, d, &e, 0xe9b5dba5, w3)
+            round(e, f, g, &h, a, b, c, &d, 0x3956c25b, w4)
+            round(d, e, f, &g, h, a, b, &c, 0x59f111f1, w5)
+            round(c, d, e, &f, g, h, a, &b, 0x923f82a4, w6)
+            round(b, c, d, &e, f, g, h, &a, 0xab1c5ed5, w7)
+            round(a, b, c, &d, e, f, g, &h, 0xd807aa98, w8)
+            round(h, a, b, &c, d, e, f, &g, 0x12835b01, w9)
+            round(g, h, a, &b, c, d, e, &f, 0x243185be, w10)
+            round(f, g, h, &a, b, c, d, &e, 0x550c7dc3, w11)
+            round(e, f, g, &h, a, b, c, &d, 0x72be5d74, w12)
+            round(d, e, f, &g, h, a, b, &c, 0x80deb1fe, w13)
+            round(c, d, e, &f, g, h, a, &b, 0x9bdc06a7, w14)
+            round(b, c, d, &e, f, g, h, &a, 0xc19bf174, w15)
+            w0 = w0 &+ sigma0(w1) &+ w9 &+ sigma1(w14)
+            round(a, b, c, &d, e, f, g, &h, 0xe49b69c1, w0)
+            w1 = w1 &+ sigma0(w2) &+ w10 &+ sigma1(w15)
+            round(h, a, b, &c, d, e, f, &g, 0xefbe4786, w1)
+            w2 = w2 &+ sigma0(w3) &+ w11 &+ sigma1(w0)
+            round(g, h, a, &b, c, d, e, &f, 0x0fc19dc6, w2)
+            w3 = w3 &+ sigma0(w4) &+ w12 &+ sigma1(w1)
+            round(f, g, h, &a, b, c, d, &e, 0x240ca1cc, w3)
+            w4 = w4 &+ sigma0(w5) &+ w13 &+ sigma1(w2)
+            round(e, f, g, &h, a, b, c, &d, 0x2de92c6f, w4)
+            w5 = w5 &+ sigma0(w6) &+ w14 &+ sigma1(w3)
+            round(d, e, f, &g, h, a, b, &c, 0x4a7484aa, w5)
+            w6 = w6 &+ sigma0(w7) &+ w15 &+ sigma1(w4)
+            round(c, d, e, &f, g, h, a, &b, 0x5cb0a9dc, w6)
+            w7 = w7 &+ sigma0(w8) &+ w0 &+ sigma1(w5)
+            round(b, c, d, &e, f, g, h, &a, 0x76f988da, w7)
+            w8 = w8 &+ sigma0(w9) &+ w1 &+ sigma1(w6)
+            round(a, b, c, &d, e, f, g, &h, 0x983e5152, w8)
+            w9 = w9 &+ sigma0(w10) &+ w2 &+ sigma1(w7)
+            round(h, a, b, &c, d, e, f, &g, 0xa831c66d, w9)
+            w10 = w10 &+ sigma0(w11) &+ w3 &+ sigma1(w8)
+            round(g, h, a, &b, c, d, e, &f, 0xb00327c8, w10)
+            w11 = w11 &+ sigma0(w12) &+ w4 &+ sigma1(w9)
+            round(f, g, h, &a, b, c, d, &e, 0xbf597fc7, w11)
+            w12 = w12 &+ sigma0(w13) &+ w5 &+ sigma1(w10)
+            round(e, f, g, &h, a, b, c, &d, 0xc6e00bf3, w12)
+            w13 = w13 &+ sigma0(w14) &+ w6 &+ sigma1(w11)
+            round(d, e, f, &g, h, a, b, &c, 0xd5a79147, w13)
+            w14 = w14 &+ sigma0(w15) &+ w7 &+ sigma1(w12)
+            round(c, d, e, &f, g, h, a, &b, 0x06ca6351, w14)
+            w15 = w15 &+ sigma0(w0) &+ w8 &+ sigma1(w13)
+            round(b, c, d, &e, f, g, h, &a, 0x14292967, w15)
+            w0 = w0 &+ sigma0(w1) &+ w9 &+ sigma1(w14)
+            round(a, b, c, &d, e, f, g, &h, 0x27b70a85, w0)
+            w1 = w1 &+ sigma0(w2) &+ w10 &+ sigma1(w15)
+            round(h, a, b, &c, d, e, f, &g, 0x2e1b2138, w1)
+            w2 = w2 &+ sigma0(w3) &+ w11 &+ sigma1(w0)
+            round(g, h, a, &b, c, d, e, &f, 0x4d2c6dfc, w2)
+            w3 = w3 &+ sigma0(w4) &+ w12 &+ sigma1(w1)
+            round(f, g, h, &a, b, c, d, &e, 0x53380d13, w3)
+            w4 = w4 &+ sigma0(w5) &+ w13 &+ sigma1(w2)
+            round(e, f, g, &h, a, b, c, &d, 0x650a7354, w4)
+            w5 = w5 &+ sigma0(w6) &+ w14 &+ sigma1(w3)
+            round(d, e, f, &g, h, a, b, &c, 0x766a0abb, w5)
+            w6 = w6 &+ sigma0(w7) &+ w15 &+ sigma1(w4)
+            round(c, d, e, &f, g, h, a, &b, 0x81c2c92e, w6)
+            w7 = w7 &+ sigma0(w8) &+ w0 &+ sigma1(w5)
+            round(b, c, d, &e, f, g, h, &a, 0x92722c85, w7)
+            w8 = w8 &+ sigma0(w9) &+ w1 &+ sigma1(w6)
+            round(a, b, c, &d, e, f, g, &h, 0xa2bfe8a1, w8)
+            w9 = w9 &+ sigma0(w10) &+ w2 &+ sigma1(w7)
+            round(h, a, b, &c, d, e, f, &g, 0xa81a664b, w9)
+            w10 = w10 &+ sigma0(w11) &+ w3 &+ sigma1(w8)
+            round(g, h, a, &b, c, d, e, &f, 0xc24b8b70, w10)
+            w11 = w11 &+ sigma0(w12) &+ w4 &+ sigma1(w9)
+            round(f, g, h, &a, b, c, d, &e, 0xc76c51a3, w11)
+            w12 = w12 &+ sigma0(w13) &+ w5 &+ sigma1(w10)
+            round(e, f, g, &h, a, b, c, &d, 0xd192e819, w12)
+            w13 = w13 &+ sigma0(w14) &+ w6 &+ sigma1(w11)
+            round(d, e, f, &g, h, a, b, &c, 0xd6990624, w13)
+            w14 = w14 &+ sigma0(w15) &+ w7 &+ sigma1(w12)
+            round(c, d, e, &f, g, h, a, &b, 0xf40e3585, w14)
+            w15 = w15 &+ sigma0(w0) &+ w8 &+ sigma1(w13)
+            round(b, c, d, &e, f, g, h, &a, 0x106aa070, w15)
+            w0 = w0 &+ sigma0(w1) &+ w9 &+ sigma1(w14)
+            round(a, b, c, &d, e, f, g, &h, 0x19a4c116, w0)
+            w1 = w1 &+ sigma0(w2) &+ w10 &+ sigma1(w15)
+            round(h, a, b, &c, d, e, f, &g, 0x1e376c08, w1)
+            w2 = w2 &+ sigma0(w3) &+ w11 &+ sigma1(w0)
+            round(g, h, a, &b, c, d, e, &f, 0x2748774c, w2)
+            w3 = w3 &+ sigma0(w4) &+ w12 &+ sigma1(w1)
+            round(f, g, h, &a, b, c, d, &e, 0x34b0bcb5, w3)
+            w4 = w4 &+ sigma0(w5) &+ w13 &+ sigma1(w2)
+            round(e, f, g, &h, a, b, c, &d, 0x391c0cb3, w4)
+            w5 = w5 &+ sigma0(w6) &+ w14 &+ sigma1(w3)
+            round(d, e, f, &g, h, a, b, &c, 0x4ed8aa4a, w5)
+            w6 = w6 &+ sigma0(w7) &+ w15 &+ sigma1(w4)
+            round(c, d, e, &f, g, h, a, &b, 0x5b9cca4f, w6)
+            w7 = w7 &+ sigma0(w8) &+ w0 &+ sigma1(w5)
+            round(b, c, d, &e, f, g, h, &a, 0x682e6ff3, w7)
+            w8 = w8 &+ sigma0(w9) &+ w1 &+ sigma1(w6)
+            round(a, b, c, &d, e, f, g, &h, 0x748f82ee, w8)
+            w9 = w9 &+ sigma0(w10) &+ w2 &+ sigma1(w7)
+            round(h, a, b, &c, d, e, f, &g, 0x78a5636f, w9)
+            w10 = w10 &+ sigma0(w11) &+ w3 &+ sigma1(w8)
+            round(g, h, a, &b, c, d, e, &f, 0x84c87814, w10)
+            w11 = w11 &+ sigma0(w12) &+ w4 &+ sigma1(w9)
+            round(f, g, h, &a, b, c, d, &e, 0x8cc70208, w11)
+            w12 = w12 &+ sigma0(w13) &+ w5 &+ sigma1(w10)
+            round(e, f, g, &h, a, b, c, &d, 0x90befffa, w12)
+            w13 = w13 &+ sigma0(w14) &+ w6 &+ sigma1(w11)
+            round(d, e, f, &g, h, a, b, &c, 0xa4506ceb, w13)
+            w14 = w14 &+ sigma0(w15) &+ w7 &+ sigma1(w12)
+            round(c, d, e, &f, g, h, a, &b, 0xbef9a3f7, w14)
+            w15 = w15 &+ sigma0(w0) &+ w8 &+ sigma1(w13)
+            round(b, c, d, &e, f, g, h, &a, 0xc67178f2, w15)
+            a0 = a0 &+ a; b0 = b0 &+ b; c0 = c0 &+ c; d0 = d0 &+ d
+            e0 = e0 &+ e; f0 = f0 &+ f; g0 = g0 &+ g; h0 = h0 &+ h
         }
+        state = (a0, b0, c0, d0, e0, f0, g0, h0)
     }
 }
 

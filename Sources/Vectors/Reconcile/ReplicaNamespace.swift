@@ -28,7 +28,7 @@ public struct ReplicaNamespace: Sendable, Hashable {
         var keyed: [(key: [UInt8], leaf: SHA256Digest)] = []
         keyed.reserveCapacity(rows.count)
         for row in rows where !LeafEncoder.isDropped(row) { keyed.append((row.keyBytes, try enc.leaf(row))) }
-        keyed.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        keyed.sort { ByteOrder.precedes($0.key, $1.key) }
         for i in keyed.indices.dropFirst() where keyed[i].key == keyed[i - 1].key {
             throw WireError(.duplicateKey, "key \(Hex.encode(keyed[i].key)) appears twice", field: "rows")
         }

@@ -41,31 +41,35 @@ public struct LeafEncoder: Sendable {
 
     private mutating func encode(_ row: Row) throws(WireError) {
         writer.reset()
-        let schema = row.schema
-        let mutantExtra = Mutant.active == nil ? [] : Self.mutantCommittedExtras(schema)
+        // The task-local mutant is read once per row, not once per field: the digest of a million
+        // rows passes through here.
+        let mutant = Mutant.active
+        let schema = LeafSchema.all[row.namespace.rawValueIndex]
+        let mutantExtra = mutant == nil ? [] : Self.mutantCommittedExtras(schema)
+        let absentAsEmpty = mutant == .absentEqualsEmpty
         var count = 0
         for (i, f) in schema.fields.enumerated() where f.isCommitted || mutantExtra.contains(f.name) {
-            count += (f.optional && (row.values[i] != nil || Mutant.on(.absentEqualsEmpty))) ? 2 : 1
+            count += (f.optional && (row.values[i] != nil || absentAsEmpty)) ? 2 : 1
         }
         writer.writeArrayHeader(count)
         for (i, f) in schema.fields.enumerated() where f.isCommitted || mutantExtra.contains(f.name) {
             let value = row.values[i]
             if f.optional {
                 guard let value else {
-                    if Mutant.on(.absentEqualsEmpty) {
+                    if absentAsEmpty {
                         writer.writeUnsigned(1)
-                        try write(Self.emptyValue(f.kind), kind: f.kind, field: f.name, row: row)
+                        try write(Self.emptyValue(f.kind), kind: f.kind, field: f.name, row: row, mutant: mutant)
                     } else {
                         writer.writeUnsigned(0)
                     }
                     continue
                 }
                 writer.writeUnsigned(1)
-                try write(value, kind: f.kind, field: f.name, row: row)
+                try write(value, kind: f.kind, field: f.name, row: row, mutant: mutant)
             } else if let value {
-                try write(value, kind: f.kind, field: f.name, row: row)
+                try write(value, kind: f.kind, field: f.name, row: row, mutant: mutant)
             } else if f.kind == .normalizedHash {
-                if Mutant.on(.peerHashNotNormalized) { writer.writeNull(); continue }
+                if mutant == .peerHashNotNormalized { writer.writeNull(); continue }
                 writer.writeBytes(EmptyCollection<UInt8>())
             } else {
                 throw WireError(.inputMissingField, "\(schema.namespace.rawValue) rows need \(f.name)", field: f.name)
@@ -73,7 +77,7 @@ public struct LeafEncoder: Sendable {
         }
     }
 
-    private mutating func write(_ value: FieldValue, kind: FieldKind, field: String, row: Row) throws(WireError) {
+    private mutating func write(_ value: FieldValue, kind: FieldKind, field: String, row: Row, mutant: Mutant?) throws(WireError) {
         switch (kind, value) {
         case (.bytes, .bytes(let b)), (.normalizedHash, .bytes(let b)): writer.writeBytes(b)
         case (.text, .text(let s)): writer.writeText(s)
@@ -81,10 +85,12 @@ public struct LeafEncoder: Sendable {
         case (.int, .int(let v)): writer.writeInt(v)
         case (.bool, .bool(let b)): writer.writeBool(b)
         case (.date, .date(let ms)):
-            if Mutant.on(.datesInMilliseconds) { writer.writeInt(ms); return }
-            if Mutant.on(.datesTruncateTowardZero) { writer.writeInt(ms / 1000); return }
-            writer.writeInt(FieldValue.seconds(fromMillis: ms))
-        case (.textSet, .textSet(let items)) where Mutant.on(.textSetUnsorted):
+            switch mutant {
+            case .datesInMilliseconds?: writer.writeInt(ms)
+            case .datesTruncateTowardZero?: writer.writeInt(ms / 1000)
+            default: writer.writeInt(FieldValue.seconds(fromMillis: ms))
+            }
+        case (.textSet, .textSet(let items)) where mutant == .textSetUnsorted:
             writer.writeArrayHeader(items.count)
             for s in items { writer.writeText(s) }
         case (.textSet, .textSet(let items)):
@@ -133,5 +139,8 @@ public struct LeafEncoder: Sendable {
 
 extension Namespace {
     /// The separator followed by its 0x00 terminator, as the leaf hash absorbs it.
-    var separatorBytes: [UInt8] { Array(separator.utf8) + [0] }
+    var separatorBytes: [UInt8] { Namespace.separatorTable[rawValueIndex] }
+
+    /// Built once: the per-leaf path must not build strings.
+    static let separatorTable: [[UInt8]] = allCases.map { Array($0.separator.utf8) + [0] }
 }

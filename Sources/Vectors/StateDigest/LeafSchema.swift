@@ -25,6 +25,9 @@ public struct LeafSchema: Sendable {
 
     public func index(of name: String) -> Int? { fields.firstIndex { $0.name == name } }
 
+    /// Index of `keyField` in `fields`, per namespace, computed once.
+    static let keyIndices: [Int] = all.map { $0.index(of: $0.keyField)! }
+
     public static func schema(for ns: Namespace) -> LeafSchema { all[ns.rawValueIndex] }
 
     // Shorthands for the table below.
@@ -170,5 +173,22 @@ public struct LeafSchema: Sendable {
 
 extension Namespace {
     /// Position in digest order (0...12).
-    public var rawValueIndex: Int { Namespace.allCases.firstIndex(of: self)! }
+    public var rawValueIndex: Int {
+        // A switch, not `allCases.firstIndex`: this sits on the per-row path of every digest.
+        switch self {
+        case .settings: return 0
+        case .messages: return 1
+        case .memory: return 2
+        case .notebook: return 3
+        case .saga: return 4
+        case .contacts: return 5
+        case .plans: return 6
+        case .peerDevices: return 7
+        case .fileIndex: return 8
+        case .ktIdentityLedger: return 9
+        case .blocks: return 10
+        case .posts: return 11
+        case .agentConversations: return 12
+        }
+    }
 }

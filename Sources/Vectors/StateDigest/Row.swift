@@ -32,7 +32,7 @@ public struct Row: Sendable, Hashable {
 
     /// The row's sort key bytes (a text key sorts by its UTF-8 bytes).
     public var keyBytes: [UInt8] {
-        switch self[schema.keyField] {
+        switch values[LeafSchema.keyIndices[namespace.rawValueIndex]] {
         case .bytes(let b)?: return b
         case .text(let s)?: return Array(s.utf8)
         default: return []

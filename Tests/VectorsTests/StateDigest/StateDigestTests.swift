@@ -122,3 +122,15 @@ struct ErrorVocabularyTests {
         #expect(listed.subtracting(codes).sorted() == [], "codes in SPEC.md §3 that the implementation does not have")
     }
 }
+
+struct ByteOrderTests {
+    /// memcmp-based ordering equals the generic lexicographic order on seeded keys of mixed lengths.
+    @Test func matchesLexicographicOrder() {
+        var g = SeededGenerator(seed: 0xb17e)
+        print("ByteOrderTests seed 0xb17e")
+        for _ in 0..<5_000 {
+            let a = g.bytes(Int(g.next() % 5)).map { $0 & 0x03 }, b = g.bytes(Int(g.next() % 5)).map { $0 & 0x03 }
+            #expect(ByteOrder.precedes(a, b) == a.lexicographicallyPrecedes(b), "\(a) \(b)")
+        }
+    }
+}
