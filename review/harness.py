@@ -1,0 +1,117 @@
+"""Tiny vector runner: each op function takes the case input and returns an output
+object or raises Reject(code). Skip(reason) marks a case this review cannot check."""
+import collections, json, os, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Reject(Exception):
+    def __init__(self, code):
+        super().__init__(code); self.code = code
+
+
+class Skip(Exception):
+    pass
+
+
+def load(fmt):
+    with open(os.path.join(ROOT, 'vectors', fmt + '.json'), encoding='utf-8') as f:
+        return json.load(f, object_pairs_hook=collections.OrderedDict)
+
+
+def spec_text():
+    with open(os.path.join(ROOT, 'SPEC.md'), encoding='utf-8') as f:
+        return f.read()
+
+
+def same(a, b):
+    """JSON equality that also checks object member order."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a.keys()) == list(b.keys()) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if type(a) is bool or type(b) is bool:
+        return a is b
+    return a == b
+
+
+def run(fmt, ops, verbose=False):
+    data = load(fmt)
+    stats = collections.defaultdict(lambda: collections.Counter())
+    fails = []
+    for case in data['cases']:
+        op, exp = case['op'], case['expected']
+        fn = ops.get(op)
+        if fn is None:
+            stats[op]['skip'] += 1
+            continue
+        try:
+            got = {'output': fn(case['input'])}
+        except Reject as e:
+            got = {'error': e.code}
+        except Skip as e:
+            stats[op]['skip'] += 1
+            if verbose: print('SKIP', case['id'], e)
+            continue
+        if same(got, exp):
+            stats[op]['pass'] += 1
+        else:
+            stats[op]['FAIL'] += 1
+            fails.append((case['id'], got, exp))
+    for op in sorted(stats):
+        c = stats[op]
+        print(f"  {op:28s} pass {c['pass']:3d}  fail {c['FAIL']:3d}  skip {c['skip']:3d}")
+    tot = collections.Counter()
+    for c in stats.values(): tot.update(c)
+    print(f"  {'TOTAL':28s} pass {tot['pass']:3d}  fail {tot['FAIL']:3d}  skip {tot['skip']:3d}")
+    for cid, got, exp in fails:
+        g = json.dumps(got)[:400]; e = json.dumps(exp)[:400]
+        print('FAIL', cid, '\n   got', g, '\n   exp', e)
+    return not fails
+
+
+# ---- input helpers (SPEC §2, §7.9, §8.9, §10.6) ----
+def need(inp, k):
+    if k not in inp:
+        raise Reject('input_missing_field')
+    return inp[k]
+
+
+def hexval(inp, k, n=None, optional=False, nullable=False):
+    if k not in inp:
+        if optional: return None
+        raise Reject('input_missing_field')
+    v = inp[k]
+    if v is None and nullable:
+        return None
+    if not isinstance(v, str):
+        raise Reject('input_bad_type')
+    try:
+        b = bytes.fromhex(v) if len(v) % 2 == 0 else None
+    except ValueError:
+        b = None
+    if b is None:
+        raise Reject('input_bad_value')
+    if n is not None and len(b) != n:
+        raise Reject('input_bad_length')
+    return b
+
+
+def uint(inp, k, bits=64, optional=False, nullable=False):
+    if k not in inp:
+        if optional: return None
+        raise Reject('input_missing_field')
+    v = inp[k]
+    if v is None and nullable: return None
+    if isinstance(v, bool): raise Reject('input_bad_type')
+    if isinstance(v, str):
+        if not v.isdigit(): raise Reject('input_bad_type')
+        v = int(v)
+    if not isinstance(v, int) or v < 0 or v >= 1 << bits:
+        raise Reject('input_bad_type')
+    return v
+
+
+def jint(v):
+    """JSON rendering of an integer (§2): number up to 2^53, decimal string beyond."""
+    return v if abs(v) <= 1 << 53 else str(v)
