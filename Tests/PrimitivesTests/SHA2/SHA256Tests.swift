@@ -4,23 +4,9 @@ import Testing
 
 /// SHA-256 against the NIST CAVP short-message, long-message and Monte Carlo files.
 struct SHA256Tests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        let name: String
-        let message: [UInt8]
-        let digest: String
-        var testDescription: String { name }
-    }
+    typealias Case = DigestKAT.Case
 
-    static func load(_ file: String) -> [Case] {
-        guard let text = try? KATFile.text("sha2/\(file)") else { return [] }
-        return RSP.parse(text).compactMap { r in
-            guard let len = r.fields["Len"].flatMap(Int.init), let msg = r.fields["Msg"], let md = r.fields["MD"]
-            else { return nil }
-            // CAVP writes `Msg = 00` for the empty message: Len is the authority.
-            let bytes = len == 0 ? [] : Hex.decode(msg)!
-            return Case(name: "\(file) Len=\(len)", message: bytes, digest: md)
-        }
-    }
+    static func load(_ file: String) -> [Case] { DigestKAT.load("sha2/\(file)") }
 
     static let short = load("SHA256ShortMsg.rsp")
     static let long = load("SHA256LongMsg.rsp")

@@ -5,23 +5,9 @@ import Testing
 /// SHA3-256 against the NIST CAVP SHA3VS short-message, long-message and Monte Carlo files, and
 /// SHA3-512 against FIPS 202 example digests (no SHA3-512 KAT file is shipped).
 struct SHA3Tests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        let name: String
-        let message: [UInt8]
-        let digest: String
-        var testDescription: String { name }
-    }
+    typealias Case = DigestKAT.Case
 
-    static func load(_ file: String) -> [Case] {
-        guard let text = try? KATFile.text("sha3/\(file)") else { return [] }
-        return RSP.parse(text).compactMap { r in
-            guard let len = r.fields["Len"].flatMap(Int.init), let msg = r.fields["Msg"], let md = r.fields["MD"],
-                  let bytes = len == 0 ? [] : Hex.decode(msg)
-            else { return nil }
-            // CAVP writes `Msg = 00` for the empty message: Len is the authority.
-            return Case(name: "\(file) Len=\(len)", message: bytes, digest: md)
-        }
-    }
+    static func load(_ file: String) -> [Case] { DigestKAT.load("sha3/\(file)") }
 
     static let short = load("SHA3_256ShortMsg.rsp")
     static let long = load("SHA3_256LongMsg.rsp")
