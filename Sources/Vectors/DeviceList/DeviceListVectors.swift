@@ -209,6 +209,9 @@ enum DeviceListVectors {
         try verifyReject("signature/ed25519-only", "only the 64-byte Ed25519 half: a classical-only signature is not a hybrid one", Array(w.prefix(sigAt + 64)), pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
         try verifyReject("pinned/not-a-bundle", "a pinned key of 3,199 bytes", w, pinned: Array(pa.prefix(3199)), .deviceListBadBundle)
         try verifyReject("truncated/in-bundle", "decoding fails before verification", Array(w.prefix(bundleAt + 10)), pinned: pa, .deviceListTruncated)
+        // Two problems: the wire is decoded before the pinned bundle is parsed (§10.2).
+        try verifyReject("order/truncated-wire-bad-pinned", "a truncated wire and a 3,199-byte pinned key: the wire's decoding code comes first, not device_list_bad_bundle",
+                         Array(w.prefix(bundleAt + 10)), pinned: Array(pa.prefix(3199)), .deviceListTruncated, flags: ["order"])
     }
 
     // MARK: lists (§10.3)
@@ -349,6 +352,9 @@ enum DeviceListVectors {
         try verifyReject("hvnleaf1/forced-tail-full-length", "the last 8 signature bytes replaced by 8 zero bytes then HVNLEAF1: 3,373 bytes remain once the flag is stripped, the retired preimage is checked and both halves fail",
                          padded, pinned: pa, .deviceListSigBothInvalid, flags: ["hvnleaf1"])
         try verifyReject("truncated/in-device-ids", "decoding fails before verification", Array(w.prefix(60)), pinned: pa, .deviceListTruncated)
+        // Two problems: the wire is decoded before the pinned bundle is parsed (§10.3).
+        try verifyReject("order/truncated-wire-bad-pinned", "a truncated wire and a 3,199-byte pinned key: the wire's decoding code comes first, not device_list_bad_bundle",
+                         Array(w.prefix(60)), pinned: Array(pa.prefix(3199)), .deviceListTruncated, flags: ["order"])
     }
 
     // MARK: is_authorized, adopt_if_newer (§10.3)
@@ -489,6 +495,13 @@ enum DeviceListVectors {
                      input: mergeInput(ids.b.seed, plain(ids, 3, [a, d1]), plain(ids, 4, [a, d2]), base), .deviceListSignerMismatch) { () throws(WireError) in
             try DeviceListInput.checkSigner(ids.b, plain(ids, 3, [a, d1]))
         }
+        // Two problems: the signer check runs before step 1's account compare (§10.4).
+        let otherAccount = DeviceList(accountID: ids.b.nodeID, version: 50, updatedAt: base, devices: [ids.b.nodeID, d2], revoked: [], accountLeafRetired: false)
+        let signerFirst = mergeInput(ids.b.seed, plain(ids, 3, [a, d1]), otherAccount, base)
+        try b.reject("order/signer-before-other-account", "merge", "account B's seed merging account B's list into account A's: the signer mismatch is reported, not \"no change\" for another account's list",
+                     flags: ["order"], input: signerFirst, .deviceListSignerMismatch) { () throws(WireError) in
+            _ = try DeviceListHandler().run(op: "merge", input: signerFirst.json)
+        }
     }
 
     // MARK: with_self_added, with_account_leaf_retired (§10.4)
@@ -518,6 +531,20 @@ enum DeviceListVectors {
         try b.reject("signer/wrong-seed", "with_self_added", "the seed derives account B",
                      input: .object([("account_seed", .bytes(ids.b.seed)), ("list", DeviceListOutput.list(plain(ids, 1, [a]))), ("device_id", .bytes(d1.bytes)), ("updated_at", .unsigned(at))]),
                      .deviceListSignerMismatch) { () throws(WireError) in try DeviceListInput.checkSigner(ids.b, plain(ids, 1, [a])) }
+        // Version 2^64 − 1 with nothing to change: "no change" is answered, exhaustion never arises (§10.4).
+        func noChange(_ id: String, _ op: String, _ comment: String, _ input: CBOR) throws {
+            let got = try DeviceListHandler().run(op: op, input: input.json)
+            try check(got == DeviceListOutput.change(nil).json, "\(op) \(id): no change")
+            b.add(id, op, comment, flags: ["version"], input: input, expected: .output(DeviceListOutput.change(nil)))
+        }
+        try noChange("version/max-already-present", "with_self_added", "version 2^64 − 1 and the device already listed: no change (nothing is signed, so no version is needed)",
+                     .object([("account_seed", .bytes(ids.a.seed)), ("list", DeviceListOutput.list(plain(ids, .max, [a, d1]))), ("device_id", .bytes(d1.bytes)), ("updated_at", .unsigned(at))]))
+        // Two problems: the signer check runs before the exhaustion check.
+        let wrongSignerAtMax = CBOR.object([("account_seed", .bytes(ids.b.seed)), ("list", DeviceListOutput.list(top)), ("device_id", .bytes(d1.bytes)), ("updated_at", .unsigned(at))])
+        try b.reject("order/signer-before-exhausted", "with_self_added", "account B's seed adding a device to account A's list at version 2^64 − 1: the signer mismatch is reported, not exhaustion",
+                     flags: ["order"], input: wrongSignerAtMax, .deviceListSignerMismatch) { () throws(WireError) in
+            _ = try DeviceListHandler().run(op: "with_self_added", input: wrongSignerAtMax.json)
+        }
 
         func retire(_ id: String, _ comment: String, _ l: DeviceList, expect: (DeviceList?) -> Bool) throws {
             let m = try DeviceListMerge.withAccountLeafRetired(l, updatedAt: at)?.signed(by: ids.a)
@@ -532,6 +559,14 @@ enum DeviceListVectors {
         try b.reject("version/exhausted", "with_account_leaf_retired", "version 2^64 − 1: no version can follow",
                      input: .object([("account_seed", .bytes(ids.a.seed)), ("list", DeviceListOutput.list(top)), ("updated_at", .unsigned(at))]),
                      .deviceListVersionExhausted) { () throws(WireError) in _ = try DeviceListMerge.withAccountLeafRetired(top, updatedAt: at) }
+        try noChange("version/max-already-retired", "with_account_leaf_retired", "version 2^64 − 1 and already retired: no change (nothing is signed, so no version is needed)",
+                     .object([("account_seed", .bytes(ids.a.seed)), ("list", DeviceListOutput.list(plain(ids, .max, [a, d1], retired: true))), ("updated_at", .unsigned(at))]))
+        // Two problems: the signer check runs before the exhaustion check.
+        let wrongRetirerAtMax = CBOR.object([("account_seed", .bytes(ids.b.seed)), ("list", DeviceListOutput.list(top)), ("updated_at", .unsigned(at))])
+        try b.reject("order/signer-before-exhausted", "with_account_leaf_retired", "account B's seed retiring account A's leaf at version 2^64 − 1: the signer mismatch is reported, not exhaustion",
+                     flags: ["order"], input: wrongRetirerAtMax, .deviceListSignerMismatch) { () throws(WireError) in
+            _ = try DeviceListHandler().run(op: "with_account_leaf_retired", input: wrongRetirerAtMax.json)
+        }
     }
 
     // MARK: contact side (§10.5)
@@ -569,6 +604,12 @@ enum DeviceListVectors {
         try b.reject("apply/duplicate-known", "contact_apply", "two records for one device",
                      input: contactInput(p, [R(device: d2, revoked: false), R(device: d2, revoked: true)], [p]), .duplicateKey) { () throws(WireError) in
             _ = try ContactDeviceSet(primary: p, records: [R(device: d2, revoked: false), R(device: d2, revoked: true)])
+        }
+        // Two problems: duplicate known records are checked before the empty advertisement (§10.5 step 1).
+        let dupAndEmpty = contactInput(p, [R(device: p, revoked: false), R(device: d2, revoked: false), R(device: d2, revoked: true)], [])
+        try b.reject("order/duplicate-known-before-empty", "contact_apply", "two records for d2 and an empty advertisement: duplicate_key, not device_list_empty_advertisement",
+                     flags: ["order"], input: dupAndEmpty, .duplicateKey) { () throws(WireError) in
+            _ = try DeviceListHandler().run(op: "contact_apply", input: dupAndEmpty.json)
         }
 
         // The chain-authorized filter.

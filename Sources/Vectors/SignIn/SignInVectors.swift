@@ -447,6 +447,19 @@ enum SignInVectors {
         try b.error("malformed/reject-with-seed", "approval_decode", "a rejection that still carries the account seed (no grant, no KT handle)",
                     flags: ["malformed"], input: .object([("encoded", .bytes(CBORWriter.encode(.object([("type", .text("signin_approval")), ("account_seed", .bytes(approve.approved!.accountSeed))]))))]),
                     .signinApprovalPartial)
+        // Two problems each: which code is reported is decided by the order §8.8 states.
+        // The grant's inner checks belong to member 1, so they come before account_seed's type.
+        try b.error("order/grant-inner-before-seed", "approval_decode", "a grant without its token beside an account seed given as text: the grant is checked first (signin_missing_field, not signin_bad_type)",
+                    flags: ["malformed", "order"],
+                    input: .object([("encoded", .bytes(CBORWriter.encode(MalformedEncodings.replacing(m.replacing("grant", with: gm.replacing("token", with: nil)),
+                                                                                                     "account_seed", with: .text("x")))))]),
+                    .signinMissingField)
+        // §8.2 step 4 (unknown members) runs before the three-member count.
+        try b.error("order/unknown-before-partial", "approval_decode", "a grant alone (no seed, no KT handle) plus a member zz this version does not define: step 4 reports the unknown member before the partial count",
+                    flags: ["malformed", "order"],
+                    input: .object([("encoded", .bytes(CBORWriter.encode(MalformedEncodings.replacing(MalformedEncodings.replacing(m.replacing("account_seed", with: nil), "kt_handle", with: nil),
+                                                                                                     "zz", with: .unsigned(1)))))]),
+                    .signinUnknownField)
 
         // approval_admits
         func admits(_ id: String, _ comment: String, _ a: SignInApproval, now: UInt64, _ reason: ErrorCode?) throws {
