@@ -2,7 +2,20 @@
 object or raises Reject(code). Skip(reason) marks a case this review cannot check."""
 import collections, json, os, sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+def _repo_root():
+    """The repository root: the nearest directory above this file holding SPEC.md and vectors/
+    (examples/python/spec_check/ -> the root, three levels up)."""
+    d = os.path.dirname(os.path.abspath(__file__))
+    while True:
+        if os.path.isfile(os.path.join(d, 'SPEC.md')) and os.path.isdir(os.path.join(d, 'vectors')):
+            return d
+        up = os.path.dirname(d)
+        if up == d:
+            sys.exit('spec_check: no SPEC.md and vectors/ above ' + os.path.dirname(os.path.abspath(__file__)))
+        d = up
+
+
+ROOT = _repo_root()
 
 
 class Reject(Exception):

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reproduce every sync_offer / signin / device_list vector that needs no AES-GCM and no signature.
+# spec_check (see README.md): reproduce every sync_offer / signin / device_list vector that needs no AES-GCM and no signature.
 set -e
 cd "$(dirname "$0")"
 echo "== sync_offer";  python3 sync_offer.py
