@@ -259,6 +259,12 @@ enum SignInVectors {
         try bad("xwing-1215-bytes", "an X-Wing key of 1,215 bytes", "xwing_pubkey", .bytes(Array(f.xwing.dropLast())), .signinBadLength)
         try bad("timestamp-string-not-digits", "timestamp_s as the string \"soon\"", "timestamp_s", .text("soon"), .inputBadType)
         try bad("cert-missing", "no cert in the input", "cert", nil, .inputMissingField)
+        // Two problems each: an encoder reads every input member before it applies the message
+        // rules (§8.9), so an input_* problem reported anywhere beats a signin_* one earlier.
+        try b.error("order/input-before-rule", "request_encode", "a device model of 65 bytes (a message rule) and no cert (an input problem, later in the table): input_missing_field, not signin_bad_length",
+                    flags: ["order"],
+                    input: MalformedEncodings.replacing(MalformedEncodings.replacing(requestInput(r), "device_model", with: .text(String(repeating: "M", count: 65))), "cert", with: nil),
+                    .inputMissingField)
 
         for (name, comment, v) in [("typical", "the typical request", r)] + variants {
             try b.output("valid/\(name)", "request_decode", comment, input: .object([("encoded", .bytes(v.encoded))])) { $0 == SignInOutput.request(v) }
@@ -422,6 +428,12 @@ enum SignInVectors {
         guard case .map(var withShortSeed) = SignInOutput.approval(approve) else { return }
         withShortSeed[1].value = .bytes(Array(repeating: 1, count: 31))
         try b.error("invalid/seed-31-bytes", "approval_encode", "an account seed of 31 bytes", input: .map(withShortSeed), .signinBadLength)
+        // §8.9: an encoder reads every input member before it applies the message rules.
+        guard case .map(var shortTokenNoHandle) = SignInOutput.approval(approve) else { return }
+        shortTokenNoHandle[0].value = .object([("token", .bytes(Array(repeating: 1, count: 31))), ("expires_at_s", .unsigned(grant.expiresAt))])
+        shortTokenNoHandle.removeAll { $0.key == .text("kt_handle") }
+        try b.error("order/input-before-rule", "approval_encode", "a grant token of 31 bytes (a message rule) and no kt_handle member at all (an input problem, later in the table): input_missing_field, not signin_bad_length",
+                    flags: ["order"], input: .map(shortTokenNoHandle), .inputMissingField)
 
         for (name, a, comment) in [("approve", approve, "an approval with its grant"), ("reject", reject, "a rejection: grant, account_seed and kt_handle are null")] {
             try b.output("valid/\(name)", "approval_decode", comment, input: .object([("encoded", .bytes(a.encoded))])) { $0 == SignInOutput.approval(a) }
@@ -477,6 +489,11 @@ enum SignInVectors {
                     input: .object([("approval", .bytes(CBORWriter.encode(m.replacing("grant", with: .null)))), ("now_s", .unsigned(mintedAt))]), .signinBadType)
         try b.error("malformed/grant-only", "approval_admits", "a grant without the seed and KT handle: does not decode, so never admits",
                     input: .object([("approval", .bytes(CBORWriter.encode(MalformedEncodings.replacing(m.replacing("account_seed", with: nil), "kt_handle", with: nil)))), ("now_s", .unsigned(mintedAt))]),
+                    .signinApprovalPartial)
+        // §8.9: approval_admits decodes approval as soon as it reads it, before it reads now_s.
+        try b.error("order/decode-before-now", "approval_admits", "a grant-only approval (signin_approval_partial) and no now_s (input_missing_field): the approval is decoded first",
+                    flags: ["order"],
+                    input: .object([("approval", .bytes(CBORWriter.encode(MalformedEncodings.replacing(m.replacing("account_seed", with: nil), "kt_handle", with: nil))))]),
                     .signinApprovalPartial)
         try b.error("malformed/an-ack", "approval_admits", "a signin_ack where an approval is expected",
                     input: .object([("approval", .bytes(try SignInAck(deviceFamily: "iPhone").encoded)), ("now_s", .unsigned(mintedAt))]), .signinWrongPayloadType)

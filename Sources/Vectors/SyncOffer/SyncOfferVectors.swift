@@ -10,6 +10,15 @@ enum SyncOfferVectors {
         mutating func add(_ id: String, _ op: String, _ comment: String, flags: [String] = [], input: CBOR, expected: VectorCase.Expected) {
             cases.append(VectorCase(id: "sync_offer/\(op)/\(id)", op: op, comment: comment, flags: flags, input: input, expected: expected))
         }
+
+        /// A case the reference handler, run on the input as the runner sends it, must reject with exactly `code`.
+        mutating func error(_ id: String, _ op: String, _ comment: String, flags: [String] = [], input: CBOR, _ code: ErrorCode) throws {
+            let r = Result { () throws(WireError) -> JSONValue in try SyncOfferHandler().run(op: op, input: input.json) }
+            guard case .failure(let e) = r, e.code == code else {
+                try check(false, "sync_offer/\(op)/\(id): expected \(code.rawValue), got \(r)"); return
+            }
+            add(id, op, comment, flags: ["negative"] + flags, input: input, expected: .error(code))
+        }
     }
 
     static func check(_ ok: Bool, _ what: String) throws {
@@ -309,6 +318,14 @@ enum SyncOfferVectors {
             ("row-int-below-int64", "priority below -2^63", one("plans", [planWith("priority", .negative(UInt64(Int64.max) + 1))]), .syncBadValue),
             ("row-text-set-unsorted", "tags not in UTF-8 byte order (food before Zest)", one("notebook", [.object(wireMembers(noteUnsorted.tree))]), .syncBadValue),
         ]
+        // Two problems in one text set: §7.4 reads it element by element, first problem wins.
+        func noteTags(_ tags: [CBOR]) -> [UInt8] {
+            one("notebook", [.object(wireMembers(SampleRows.typical(.notebook).tree).map { $0.0 == "tags" ? ($0.0, .array(tags)) : $0 })])
+        }
+        try b.error("order/text-set-unsorted-before-non-text", "decode_snapshot", "tags [\"food\", \"Zest\", 5]: the second element is out of order before the third is seen not to be text (sync_bad_value, not sync_bad_type)",
+                    flags: ["order"], input: SyncOfferOutput.cbor(noteTags([.text("food"), .text("Zest"), .unsigned(5)])), .syncBadValue)
+        try b.error("order/text-set-non-text-before-unsorted", "decode_snapshot", "tags [5, \"food\", \"Zest\"]: the first element is not text before the text elements are seen out of order (sync_bad_type, not sync_bad_value)",
+                    flags: ["order"], input: SyncOfferOutput.cbor(noteTags([.unsigned(5), .text("food"), .text("Zest")])), .syncBadType)
         for (name, comment, bytes, code) in cases {
             let r = Result { () throws(WireError) -> SyncSnapshot in try SyncSnapshot.decode(bytes) }
             guard case .failure(let e) = r, e.code == code else { try check(false, "decode_snapshot \(name): expected \(code.rawValue), got \(r)"); return }
@@ -480,6 +497,11 @@ enum SyncOfferVectors {
         b.add("input/request-id-15-bytes", "receive", "the receiver's own request_id must be 16 bytes", flags: ["negative"],
               input: receiveInput(offer: f.offer.encoded, requestID: Array(f.requestID.prefix(15)), blob: f.blob, own: f.ownHash, sender: f.ownHash, cap: nil),
               expected: .error(.inputBadLength))
+        // §7.9: every input member is read before the gate runs, so a stranger's offer with a bad input is an input error.
+        try b.error("order/input-before-gate", "receive", "a request_id of 15 bytes on an offer from another account: input_bad_length, not dropped",
+                    flags: ["order"],
+                    input: receiveInput(offer: f.offer.encoded, requestID: Array(f.requestID.prefix(15)), blob: f.blob, own: f.ownHash, sender: f.strangerHash, cap: nil),
+                    .inputBadLength)
         b.add("input/sender-missing", "receive", "sender_user_id_hash is required (the envelope always has one)", flags: ["negative"],
               input: .object([("offer", .bytes(f.offer.encoded)), ("request_id", .bytes(f.requestID)), ("blob", .bytes(f.blob)), ("own_user_id_hash", .bytes(f.ownHash))]),
               expected: .error(.inputMissingField))
@@ -506,6 +528,10 @@ enum SyncOfferVectors {
         try handled("dropped/own-hash-absent", "this device does not know its own account: drops every request", req, own: nil, sender: f.ownHash, expect: .dropped)
         try handled("dropped/own-hash-31-bytes", "own hash of 31 bytes", req, own: Array(f.ownHash.prefix(31)), sender: Array(f.ownHash.prefix(31)), expect: .dropped)
         try handled("dropped/other-account-malformed", "a stranger's request that is not CBOR: dropped by the gate before it is parsed", [0x1c], own: f.ownHash, sender: f.strangerHash, expect: .dropped)
+        // §7.9: every input member is read before the gate runs.
+        try b.error("order/input-before-gate", "handle_request", "a request that is not hex (\"zz\") from another account: input_bad_value, not dropped",
+                    flags: ["order"], input: .object([("request", .text("zz")), ("own_user_id_hash", .bytes(f.ownHash)), ("sender_user_id_hash", .bytes(f.strangerHash))]),
+                    .inputBadValue)
         b.add("malformed/truncated", "handle_request", "a same-account request cut short: the decoder's code", flags: ["negative"],
               input: input(Array(req.dropLast()), own: f.ownHash, sender: f.ownHash), expected: .error(.cborTruncated))
         b.add("malformed/is-ack", "handle_request", "a sync_ack where a request belongs", flags: ["negative"],
