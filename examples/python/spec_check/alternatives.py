@@ -142,6 +142,52 @@ def merge_I(inp):
     return DL.op_merge(inp)
 experiment('I  merge: account compare before signer', 'device_list', dict(DL.OPS, merge=merge_I), lambda: None, lambda: None)
 
+# J. signin encoders: each member's message rules applied as soon as it is read (not after all inputs)
+from collections import OrderedDict
+orig_read_input = signin.read_input
+def read_input_J(inp, table, nullable=False):
+    out = OrderedDict()
+    for row in table:
+        v = orig_read_input(inp, [row], nullable)
+        signin.rules(v, [row])
+        out.update(v)
+    return out
+def pJ(): signin.read_input = read_input_J
+def uJ(): signin.read_input = orig_read_input
+experiment('J  signin encoders: message rules per member as read', 'signin', signin_ops(), pJ, uJ)
+
+# K. approval_admits: now_s read before the approval is decoded
+def admits_K(inp):
+    harness.uint(inp, 'now_s')
+    return signin.op_approval_admits(inp)
+experiment('K  approval_admits: now_s before decoding', 'signin', dict(signin_ops(), approval_admits=admits_K), lambda: None, lambda: None)
+
+# L1 / L2. snapshot text set: every element's type checked before the order, or the order first
+SO = sync_offer
+orig_tse = SO.text_set_elements
+def tse_L1(fv):
+    if any(cbor.ctype(e) != 'tstr' for e in fv): raise harness.Reject('sync_bad_type')
+    orig_tse(fv)
+def tse_L2(fv):
+    bs = [e.encode() for e in fv if cbor.ctype(e) == 'tstr']
+    if any(a >= b for a, b in zip(bs, bs[1:])): raise harness.Reject('sync_bad_value')
+    orig_tse(fv)
+def uL(): SO.text_set_elements = orig_tse
+experiment('L1 text set: all types before order', 'sync_offer', SO.OPS, lambda: setattr(SO, 'text_set_elements', tse_L1), uL)
+experiment('L2 text set: order before types', 'sync_offer', SO.OPS, lambda: setattr(SO, 'text_set_elements', tse_L2), uL)
+
+# M1 / M2. receive / handle_request: the gate runs as soon as its two hashes are read
+def gate_first(fn, dropped):
+    def g(inp):
+        own = harness.hexval(inp, 'own_user_id_hash', optional=True)
+        if not SO.same_account(own, harness.hexval(inp, 'sender_user_id_hash')): return dropped
+        return fn(inp)
+    return g
+drop_r = OrderedDict([('result', 'dropped'), ('reason', 'sync_not_same_account'), ('ack', None), ('snapshot', None)])
+drop_h = OrderedDict([('result', 'dropped'), ('reason', 'sync_not_same_account'), ('request', None)])
+experiment('M1 receive: gate before the other inputs', 'sync_offer', dict(SO.OPS, receive=gate_first(SO.op_receive, drop_r)), lambda: None, lambda: None)
+experiment('M2 handle_request: gate before the other inputs', 'sync_offer', dict(SO.OPS, handle_request=gate_first(SO.op_handle_request, drop_h)), lambda: None, lambda: None)
+
 if UNPINNED:
     print('NOT PINNED by any vector: ' + '; '.join(UNPINNED))
     sys.exit(1)

@@ -122,6 +122,15 @@ def encode_snapshot_value(snap):
 I64 = (-(1 << 63), (1 << 63) - 1)
 
 
+def text_set_elements(fv):
+    """§7.4: a text set is read element by element; the first problem wins."""
+    prev = None
+    for e in fv:
+        if ctype(e) != 'tstr': raise Reject('sync_bad_type')
+        if prev is not None and not e.encode() > prev: raise Reject('sync_bad_value')
+        prev = e.encode()
+
+
 def decode_snapshot_bytes(b):
     v = cbor.decode(b)
     if not isinstance(v, CMap) or any(not isinstance(k, str) for k in v.keys()):
@@ -168,9 +177,8 @@ def decode_snapshot_bytes(b):
                 elif typ == 'bool':
                     if t != 'bool': raise Reject('sync_bad_type')
                 elif typ == 'text_set':
-                    if t != 'array' or any(ctype(s) != 'tstr' for s in fv): raise Reject('sync_bad_type')
-                    bs = [s.encode() for s in fv]
-                    if any(a >= b2 for a, b2 in zip(bs, bs[1:])): raise Reject('sync_bad_value')
+                    if t != 'array': raise Reject('sync_bad_type')
+                    text_set_elements(fv)
                     fv = list(fv)
                 elif typ == 'version_vector':
                     if t != 'map' or any(ctype(a) != 'tstr' or ctype(c) != 'uint' for a, c in fv.pairs):
