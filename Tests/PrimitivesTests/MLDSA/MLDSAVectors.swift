@@ -23,6 +23,23 @@ enum MLDSAVectors {
         (dict[key] as? String).flatMap(Hex.decode)
     }
 
+    /// The signing interface of an ACVP group and the bytes it signs: `mu` for external-mu
+    /// internal groups, otherwise `message` (pre-hashed with `hashAlg` for preHash groups).
+    static func interfaceAndInput(_ g: [String: Any], _ t: [String: Any]) -> (Interface, [UInt8])? {
+        if (g["signatureInterface"] as? String) == "internal" {
+            if (g["externalMu"] as? Bool) == true {
+                return bytes(t, "mu").map { (.internalMu, $0) }
+            }
+            return bytes(t, "message").map { (.internalMessage, $0) }
+        }
+        guard let m = bytes(t, "message") else { return nil }
+        if (g["preHash"] as? String) == "preHash" {
+            guard let alg = t["hashAlg"] as? String else { return nil }
+            return (.externalPreHash(alg), m)
+        }
+        return (.externalPure, m)
+    }
+
     // MARK: keyGen
 
     struct KeyGenCase: CustomTestStringConvertible, Sendable {
@@ -74,26 +91,7 @@ enum MLDSAVectors {
                 guard let r = bytes(t, "rnd") else { return nil }
                 rnd = r
             }
-            let interface: Interface
-            let input: [UInt8]
-            if (g["signatureInterface"] as? String) == "internal" {
-                if (g["externalMu"] as? Bool) == true {
-                    guard let mu = bytes(t, "mu") else { return nil }
-                    interface = .internalMu; input = mu
-                } else {
-                    guard let m = bytes(t, "message") else { return nil }
-                    interface = .internalMessage; input = m
-                }
-            } else {
-                guard let m = bytes(t, "message") else { return nil }
-                input = m
-                if (g["preHash"] as? String) == "preHash" {
-                    guard let alg = t["hashAlg"] as? String else { return nil }
-                    interface = .externalPreHash(alg)
-                } else {
-                    interface = .externalPure
-                }
-            }
+            guard let (interface, input) = interfaceAndInput(g, t) else { return nil }
             let kind = "\(deterministic ? "det" : "hedged") \(interface)"
             return SigGenCase(name: "sigGen tgId=\(g["tgId"] ?? "?") tcId=\(t["tcId"] ?? "?") \(kind)",
                               interface: interface, sk: sk, input: input, context: bytes(t, "context") ?? [],
@@ -120,26 +118,7 @@ enum MLDSAVectors {
         acvpTests(sigVerFile).compactMap { g, t in
             guard let pk = bytes(t, "pk"), let signature = bytes(t, "signature"),
                   let expected = t["testPassed"] as? Bool else { return nil }
-            let interface: Interface
-            let input: [UInt8]
-            if (g["signatureInterface"] as? String) == "internal" {
-                if (g["externalMu"] as? Bool) == true {
-                    guard let mu = bytes(t, "mu") else { return nil }
-                    interface = .internalMu; input = mu
-                } else {
-                    guard let m = bytes(t, "message") else { return nil }
-                    interface = .internalMessage; input = m
-                }
-            } else {
-                guard let m = bytes(t, "message") else { return nil }
-                input = m
-                if (g["preHash"] as? String) == "preHash" {
-                    guard let alg = t["hashAlg"] as? String else { return nil }
-                    interface = .externalPreHash(alg)
-                } else {
-                    interface = .externalPure
-                }
-            }
+            guard let (interface, input) = interfaceAndInput(g, t) else { return nil }
             let reason = (t["reason"] as? String ?? "").trimmingCharacters(in: .whitespaces)
             return SigVerCase(name: "sigVer tgId=\(g["tgId"] ?? "?") tcId=\(t["tcId"] ?? "?") \(interface) expect \(expected) (\(reason))",
                               interface: interface, pk: pk, input: input, context: bytes(t, "context") ?? [],

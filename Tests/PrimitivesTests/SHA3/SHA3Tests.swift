@@ -29,12 +29,7 @@ struct SHA3Tests {
         print("SHA3 splitUpdatesMatchOneShot seed 0x5eed3256")
         for c in Self.long.prefix(8) + Self.short.suffix(8) {
             var hasher = SHA3_256()
-            var rest = c.message[...]
-            while !rest.isEmpty {
-                let n = Int(rng.next() % UInt64(min(rest.count, 300))) + 1
-                hasher.update(rest.prefix(n))
-                rest = rest.dropFirst(n)
-            }
+            DigestKAT.absorbInPieces(c.message, maxPiece: 300, rng: &rng) { hasher.update($0) }
             #expect(Hex.encode(hasher.finalize()) == c.digest, "\(c.name)")
         }
     }

@@ -22,6 +22,17 @@ enum DigestKAT {
             return Case(name: "\(file) Len=\(len)", message: bytes, digest: md)
         }
     }
+
+    /// Feeds `message` to `update` in pieces of seeded random length 1...maxPiece, so a hasher's
+    /// partial-block paths are exercised; the caller compares the digest with the one-shot answer.
+    static func absorbInPieces(_ message: [UInt8], maxPiece: Int, rng: inout SplitMix64, _ update: (ArraySlice<UInt8>) -> Void) {
+        var rest = message[...]
+        while !rest.isEmpty {
+            let n = Int(rng.next() % UInt64(min(rest.count, maxPiece))) + 1
+            update(rest.prefix(n))
+            rest = rest.dropFirst(n)
+        }
+    }
 }
 
 import Testing
