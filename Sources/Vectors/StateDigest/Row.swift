@@ -118,25 +118,7 @@ public struct Row: Sendable, Hashable {
     }
 }
 
-/// Field readers for JSON vector input, each failing with a typed error that names the path.
-public enum Input {
-    public static func member(_ v: JSONValue, _ name: String, path: String) throws(WireError) -> JSONValue {
-        guard v.objectValue != nil else { throw WireError(.inputBadType, "expected an object", field: path) }
-        guard let m = v[name] else { throw WireError(.inputMissingField, "missing \(name)", field: path.isEmpty ? name : "\(path).\(name)") }
-        return m
-    }
-
-    public static func bytes(_ v: JSONValue, path: String) throws(WireError) -> [UInt8] {
-        guard let s = v.stringValue else { throw WireError(.inputBadType, "expected lowercase hex", field: path) }
-        guard let b = Hex.decode(s) else { throw WireError(.inputBadValue, "not valid hex", field: path) }
-        return b
-    }
-
-    public static func text(_ v: JSONValue, path: String) throws(WireError) -> String {
-        guard let s = v.stringValue else { throw WireError(.inputBadType, "expected a string", field: path) }
-        return s
-    }
-
+extension Input {
     public static func namespace(_ v: JSONValue, path: String) throws(WireError) -> Namespace {
         let s = try text(v, path: path)
         guard let ns = Namespace(rawValue: s) else { throw WireError(.unknownNamespace, "no namespace \(s)", field: path) }

@@ -17,10 +17,12 @@ public indirect enum JSONValue: Hashable, Sendable {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.number(let x), .number(let y)): return x == y
-        case (.string(let x), .string(let y)): return x == y
+        // By UTF-8 bytes, not Swift's canonical equivalence: "é" (U+00E9) and "e" + U+0301 are
+        // different text on the wire, and a testee that normalises must be caught (SPEC §2.2).
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
         case (.array(let x), .array(let y)): return x == y
         case (.object(let x), .object(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0.utf8.elementsEqual($1.0.utf8) && $0.1 == $1.1 }
         default: return false
         }
     }
@@ -30,10 +32,10 @@ public indirect enum JSONValue: Hashable, Sendable {
         case .null: hasher.combine(0)
         case .bool(let b): hasher.combine(b)
         case .number(let n): hasher.combine(n)
-        case .string(let s): hasher.combine(s)
+        case .string(let s): hasher.combine(s.utf8.count); for b in s.utf8 { hasher.combine(b) }
         case .array(let a): hasher.combine(a)
         case .object(let o):
-            for (k, v) in o { hasher.combine(k); hasher.combine(v) }
+            for (k, v) in o { hasher.combine(JSONValue.string(k)); hasher.combine(v) }
         }
     }
 
@@ -49,21 +51,43 @@ public indirect enum JSONValue: Hashable, Sendable {
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     public var objectValue: [(String, JSONValue)]? { if case .object(let o) = self { return o } else { return nil } }
-    /// An integer literal (no fraction or exponent) that fits Int64; a decimal string is also
-    /// accepted because integers beyond 2^53 travel as strings.
+    /// An integer in the one form SPEC.md §2.2 accepts for op inputs: a JSON number written as an
+    /// integer (no fraction, no exponent), or a decimal string in canonical form (`0`, or a
+    /// non-zero digit then digits, a leading `-` for negatives; no `+`, no leading zero, no
+    /// spaces). Nil for anything else, including values outside Int64. Swift's `Int64("+5")` and
+    /// `Int64("007")` accept what §2.2 rejects, so the text is checked here first.
     public var int64Value: Int64? {
+        guard let digits = integerText else { return nil }
+        return Int64(digits)
+    }
+
+    /// As `int64Value`, for UInt64: negatives (other than `-0`) are nil.
+    public var uint64Value: UInt64? {
+        guard let digits = integerText else { return nil }
+        if digits == "-0" { return 0 }
+        return UInt64(digits)
+    }
+
+    /// The integer's decimal text when this value is an integer in §2.2's form, else nil.
+    public var integerText: String? {
         switch self {
-        case .number(let n): return Int64(n)
-        case .string(let s): return Int64(s)
-        default: return nil
+        case .number(let n):
+            // The parser has already checked the JSON number grammar; an integer has no `.`/`e`.
+            return n.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) ? nil : n
+        case .string(let s):
+            return JSONValue.isCanonicalDecimal(s) ? s : nil
+        default:
+            return nil
         }
     }
-    public var uint64Value: UInt64? {
-        switch self {
-        case .number(let n): return UInt64(n)
-        case .string(let s): return UInt64(s)
-        default: return nil
-        }
+
+    /// `0` or `-?[1-9][0-9]*`: the only decimal-string spelling of an integer (§2.2).
+    public static func isCanonicalDecimal(_ s: String) -> Bool {
+        var u = Substring(s).utf8[...]
+        if u.first == UInt8(ascii: "-") { u = u.dropFirst() }
+        guard let first = u.first, (0x30...0x39).contains(first) else { return false }
+        if first == 0x30 { return u.count == 1 && s.utf8.count == 1 }
+        return u.allSatisfy { (0x30...0x39).contains($0) }
     }
 }
 
