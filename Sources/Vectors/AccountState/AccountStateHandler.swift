@@ -13,45 +13,50 @@ public struct AccountStateHandler: FormatHandler {
     public func generate() throws -> VectorFile { try AccountStateVectors.file() }
 
     public func run(op: String, input: JSONValue) throws(WireError) -> JSONValue {
+        try tree(op: op, input: input).json
+    }
+
+    /// The op's output as a vector-data tree (bytes as bytes), which `run` renders as JSON.
+    func tree(op: String, input: JSONValue) throws(WireError) -> CBOR {
         typealias In = AccountStateInput
         typealias Out = AccountStateOutput
         switch op {
         case "derive_key":
             let seed = try In.bytes(input, "seed", length: 32)
-            return CBOR.object([("self_sync_key", .bytes(SelfSyncBlob.selfSyncKey(seed: seed)))]).json
+            return CBOR.object([("self_sync_key", .bytes(SelfSyncBlob.selfSyncKey(seed: seed)))])
         case "subkey":
             let key = try In.bytes(input, "key", length: 32)
             let salt = try In.bytes(input, "salt", length: SelfSyncBlob.saltByteCount)
-            return CBOR.object([("subkey", .bytes(SelfSyncBlob.subkey(key: key, salt: salt)))]).json
+            return CBOR.object([("subkey", .bytes(SelfSyncBlob.subkey(key: key, salt: salt)))])
         case "encode":
             let state = try In.state(input, "state")
-            return CBOR.object([("plaintext", .bytes(state.encoded))]).json
+            return CBOR.object([("plaintext", .bytes(state.encoded))])
         case "decode":
             let plain = try In.bytes(input, "plaintext")
-            return CBOR.object([("state", Out.state(try AccountState.decode(plain)))]).json
+            return CBOR.object([("state", Out.state(try AccountState.decode(plain)))])
         case "set":
             var state = try In.state(input, "state")
             let key = try In.key(input, "key")
             let value = try In.bytes(input, "value")
             let stamp = try In.stamp(input)
             let applied = state.set(key, value, stamp: stamp)
-            return Out.applied(applied, state).json
+            return Out.applied(applied, state)
         case "remove":
             var state = try In.state(input, "state")
             let key = try In.key(input, "key")
             let stamp = try In.stamp(input)
             let applied = state.remove(key, stamp: stamp)
-            return Out.applied(applied, state).json
+            return Out.applied(applied, state)
         case "bump_cursor":
             var state = try In.state(input, "state")
             let name = try In.key(input, "name")
             let ts = try In.uint64(input, "ts")
             let applied = state.bumpCursor(name, to: ts)
-            return Out.applied(applied, state).json
+            return Out.applied(applied, state)
         case "merge":
             let local = try In.state(input, "local")
             let remote = try In.state(input, "remote")
-            return CBOR.object([("state", Out.state(local.merged(remote)))]).json
+            return CBOR.object([("state", Out.state(local.merged(remote)))])
         case "seal":
             let state = try In.state(input, "state")
             let key = try In.bytes(input, "key", length: 32)
@@ -59,25 +64,25 @@ public struct AccountStateHandler: FormatHandler {
             let nonce = try In.bytes(input, "nonce", length: SelfSyncBlob.nonceByteCount)
             let epochJSON = try Input.nullableMember(input, "epoch", path: "")
             let epoch: UInt64? = try epochJSON.map { j throws(WireError) in try Input.uint64(j, path: "epoch") }
-            return CBOR.object([("blob", .bytes(try SelfSyncBlob.seal(state, key: key, salt: salt, nonce: nonce, epoch: epoch)))]).json
+            return CBOR.object([("blob", .bytes(try SelfSyncBlob.seal(state, key: key, salt: salt, nonce: nonce, epoch: epoch)))])
         case "peek_epoch":
             let blob = try In.bytes(input, "blob")
-            return CBOR.object([("epoch", SelfSyncBlob.peekEpoch(blob).map { CBOR.unsigned($0) } ?? .null)]).json
+            return CBOR.object([("epoch", SelfSyncBlob.peekEpoch(blob).map { CBOR.unsigned($0) } ?? .null)])
         case "open":
             let blob = try In.bytes(input, "blob")
             let seedJSON = try Input.nullableMember(input, "seed_key", path: "")
             let seedKey = try seedJSON.map { j throws(WireError) in try Input.bytes(j, path: "seed_key", length: 32) }
             let accepted = try In.accepted(try Input.member(input, "accepted", path: ""))
-            return Out.opened(try SelfSyncBlob.open(blob, seedKey: seedKey, accepted: accepted)).json
+            return Out.opened(try SelfSyncBlob.open(blob, seedKey: seedKey, accepted: accepted))
         case "slot_keys":
             let account = try In.id(input, "account_id")
             let device = try In.id(input, "device_id")
-            return Out.slots(SlotKeys(accountID: account, deviceID: device)).json
+            return Out.slots(SlotKeys(accountID: account, deviceID: device))
         case "receive_own_commit":
             var ring = try In.ring(input)
             let commit = try In.commit(try Input.member(input, "commit", path: ""))
             let new = ring.receiveOwnCommit(commit)
-            return Out.ring(new: new, ring).json
+            return Out.ring(new: new, ring)
         default:
             throw WireError(.unknownOp, "account_state has no op \(op)", field: "op")
         }
