@@ -17,7 +17,7 @@ enum CLI {
       list [opts]         Print the ids of the selected cases (same as run --list).
       mutants             List the mutants; --matrix shows which cases kill each.
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
-      bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
+      bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
 
     OPTIONS:
       -h, --help          Show help.
