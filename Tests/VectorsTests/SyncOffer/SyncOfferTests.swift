@@ -155,7 +155,7 @@ struct SyncOfferTests {
         (.syncNoCap, "sync_offer/receive/refused/over-cap-offer"),
         (.syncTolerateUnknownMembers, "sync_offer/decode_offer/malformed/unknown-member"),
         (.syncImportOverwrites, "sync_offer/import/keyed/plan-by-planID"),
-        (.syncEverySendWakes, "sync_offer/schedule/boundary/t5000"),
+        (.syncOnlyFirstSendWakes, "sync_offer/schedule/boundary/t5000"),
         (.syncEightSends, "sync_offer/schedule/boundary/t35000"),
     ]
 
