@@ -108,7 +108,7 @@ extension SyncOfferVectors {
             let due = ResendSchedule.due(elapsedMs: t)
             try check(due.count == min(7, Int(t / 5_000) + 1) && due.allSatisfy { $0.wake == .sync }, "schedule \(t)")
             let id = t == Int64.max ? "int/elapsed-2p63-minus-1" : "boundary/t\(t)"
-            var rules = ["R7.8-1", "R7.8-2", "R7.8-3", "R7.8-4", "R7.8-5", "R7.9-15"]
+            var rules = ["R7.8-1", "R7.8-2", "R7.8-3", "R7.8-4", "R7.8-5", "R7.9-15", "R2.4-2"]
             if t == Int64.max { rules += ["R7.9-3"] }
             try b.add(id, "schedule", comment, rules: rules, input: .object([("elapsed_ms", t == Int64.max ? .text(String(t)) : .int(t))]),
                       expected: .output(SyncOfferOutput.schedule(elapsedMs: t)))

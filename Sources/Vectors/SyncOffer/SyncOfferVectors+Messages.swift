@@ -47,7 +47,7 @@ extension SyncOfferVectors {
         // Integer edges: the head widths and the JSON number/string boundary at 2^53.
         for (name, v) in [("1", UInt64(1)), ("23", 23), ("24", 24), ("2p53-minus-1", (1 << 53) - 1), ("2p53", 1 << 53), ("2p53-plus-1", (1 << 53) + 1),
                           ("2p63-minus-1", UInt64(Int64.max)), ("2p63", 1 << 63), ("2p64-minus-2", UInt64.max - 1)] {
-            valid.append(("int/timestamp-\(name)", "timestamp_ms \(v): a decoder or JSON writer that goes through a double or an Int64 gets it wrong", req, ts(v), ["R7.9-3", "R1-1", "R2.4-1"]))
+            valid.append(("int/timestamp-\(name)", "timestamp_ms \(v): a decoder or JSON writer that goes through a double or an Int64 gets it wrong", req, ts(v), ["R7.9-3", "R1-1", "R2.4-1", "R2.4-2"]))
         }
         o.sizeBytes = UInt64.max
         valid.append(("int/size-bytes-max", "size_bytes 2^64-1 (an 8-byte head, a decimal string in JSON): an Int64 reader overflows", off, SyncOfferOutput.offer(o), ["R7.9-3", "R1-1"]))

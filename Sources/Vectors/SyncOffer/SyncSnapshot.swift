@@ -88,13 +88,16 @@ public struct SyncSnapshot: Sendable, Hashable {
         let item = try CBORReader.decode(bytes)
         guard case .map(var entries) = item else { throw WireError(.syncBadType, "a snapshot is a CBOR map", field: "(top level)") }
         if Mutant.on(.syncNullMemberAbsent) { entries.removeAll { $0.value == .null } }
+        // 2. text keys, then 3. no member outside the three.
         var members: [String: CBOR] = [:]
+        var names: [String] = []
         for e in entries {
             guard case .text(let k) = e.key else { throw WireError(.syncBadType, "map keys must be text strings", field: "(top level)") }
-            guard ["version", "namespaces", "provider_keys"].contains(k) || Mutant.on(.syncTolerateUnknownMembers) else {
-                throw WireError(.syncUnknownField, "no member \(k) in a snapshot", field: k)
-            }
+            names.append(k)
             members[k] = e.value
+        }
+        for k in names where !["version", "namespaces", "provider_keys"].contains(k) && !Mutant.on(.syncTolerateUnknownMembers) {
+            throw WireError(.syncUnknownField, "no member \(k) in a snapshot", field: k)
         }
         // 4. version
         guard let v = members["version"] else { throw WireError(.syncMissingField, "missing version", field: "version") }
