@@ -343,6 +343,8 @@ extension SyncOfferVectors {
                 .object([("namespaces", .object([("plans", .array([planWith("title", nil)])), ("messages", .array([msgBad]))]))]), .inputBadLength, rules: ["R7.9-7"])
         try enc("rows-element-by-element", "two plans, the first without title, the second with priority \"high\": the first row is reported",
                 .object([("namespaces", .object([("plans", .array([planWith("title", nil), planWith("priority", .text("high"))]))]))]), .inputMissingField, rules: ["R7.9-7"])
+        try enc("row-unknown-before-missing", "a plan without title that carries a field colour, listed last: §4.3 reads a row's names before its fields (input_unknown_field, not input_missing_field)",
+                .object([("namespaces", .object([("plans", .array([setting(planWith("title", nil), "colour", .text("red"))]))]))]), .unknownField, rules: ["R7.9-8"])
         let contactBad = setting(setting(rowTree(SampleRows.typical(.contacts)), "channelKey", .bytes([1])), "displayName", nil)
         try enc("row-before-snapshot-fields", "a contact with a 1-byte channelKey and no displayName: the §4 row is read first (input_missing_field)",
                 .object([("namespaces", .object([("contacts", .array([contactBad]))]))]), .inputMissingField, rules: ["R7.9-8"])

@@ -68,6 +68,18 @@ def json_value(typ, v):
     if typ == 'text_set':
         if not isinstance(v, list) or not all(isinstance(s, str) for s in v): raise Reject('input_bad_type')
         return sorted(set(v), key=lambda s: s.encode())
+    if typ == 'reaction_set':
+        # §4.2: reaction objects read like rows: names first, then reactor, then emoji.
+        if not isinstance(v, list): raise Reject('input_bad_type')
+        out = []
+        for r in v:
+            if not isinstance(r, dict): raise Reject('input_bad_type')
+            if any(k not in ('reactor', 'emoji') for k in r): raise Reject('input_unknown_field')
+            reactor = hexval(r, 'reactor', 32)
+            emoji = need(r, 'emoji')
+            if not isinstance(emoji, str): raise Reject('input_bad_type')
+            out.append((reactor, emoji))
+        return sorted(set(out), key=lambda p: (p[0], p[1].encode()))
     if typ == 'version_vector':
         if not isinstance(v, dict): raise Reject('input_bad_type')
         return OrderedDict((k, integer(c, 0, (1 << 64) - 1)) for k, c in v.items())
@@ -101,6 +113,7 @@ def row_to_json(ns, row):
         if isinstance(v, bytes): out[name] = v.hex()
         elif isinstance(v, int) and not isinstance(v, bool): out[name] = jint(v)
         elif typ == 'version_vector': out[name] = OrderedDict((k, jint(c)) for k, c in v.items())
+        elif typ == 'reaction_set': out[name] = [OrderedDict([('reactor', a.hex()), ('emoji', e)]) for a, e in v]
         else: out[name] = v
     return out
 
@@ -146,7 +159,10 @@ def snapshot_to_json(snap):
 
 
 def encode_snapshot_value(snap):
-    top = {'version': 1, 'namespaces': {ns: [dict(r) for r in rows] for ns, rows in snap['ns'].items() if rows}}
+    def wire(r):
+        return {k: ([{'reactor': a, 'emoji': e} for a, e in v] if isinstance(v, list) and v and isinstance(v[0], tuple) else v)
+                for k, v in r.items()}
+    top = {'version': 1, 'namespaces': {ns: [wire(r) for r in rows] for ns, rows in snap['ns'].items() if rows}}
     if snap['keys']: top['provider_keys'] = dict(snap['keys'])
     return cbor.encode(top)
 
@@ -184,6 +200,27 @@ def check_member(typ, fv):
         if t != 'array': raise Reject('sync_bad_type')
         text_set_elements(fv)
         return list(fv)
+    elif typ == 'reaction_set':
+        # §7.4: maps of exactly reactor (bstr 32) and emoji (tstr), strictly increasing, element by element.
+        if t != 'array': raise Reject('sync_bad_type')
+        out, prev = [], None
+        for e in fv:
+            if not isinstance(e, CMap): raise Reject('sync_bad_type')
+            d = {}
+            for k, x in e.pairs:
+                if ctype(k) != 'tstr': raise Reject('sync_bad_type')
+                if k not in ('reactor', 'emoji'): raise Reject('sync_unknown_field')
+                if k == 'reactor':
+                    if ctype(x) != 'bstr': raise Reject('sync_bad_type')
+                    if len(x) != 32: raise Reject('sync_bad_length')
+                elif ctype(x) != 'tstr': raise Reject('sync_bad_type')
+                d[k] = x
+            if len(d) != 2: raise Reject('sync_missing_field')
+            key = (d['reactor'], d['emoji'].encode())
+            if prev is not None and not key > prev: raise Reject('sync_bad_value')
+            prev = key
+            out.append((d['reactor'], d['emoji']))
+        return out
     elif typ == 'version_vector':
         if t != 'map' or any(ctype(a) != 'tstr' or ctype(c) != 'uint' for a, c in fv.pairs):
             raise Reject('sync_bad_type')
