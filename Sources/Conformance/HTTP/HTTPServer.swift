@@ -15,6 +15,8 @@ public final class HTTPServer: @unchecked Sendable {
     public enum Behaviour: Sendable {
         case service(any HTTPService)
         case broken(BrokenKind)
+        /// Reads the request head, writes exactly these bytes, closes (tests of the client).
+        case scripted([UInt8])
     }
 
     /// Bad answers a service can give (SPEC.md §6.13); the runner reports each as a failure.
@@ -118,6 +120,11 @@ public final class HTTPServer: @unchecked Sendable {
     private func serve(_ fd: Int32) {
         let reader = SocketReader(fd: fd)
         if case .broken(let kind) = behaviour { return misbehave(kind, fd: fd, reader: reader) }
+        if case .scripted(let bytes) = behaviour {
+            _ = HTTPWire.readHead(reader, deadline: Socket.deadline(after: requestTimeout), what: "request")
+            _ = Socket.writeAll(fd, bytes, deadline: Socket.deadline(after: requestTimeout))
+            return
+        }
         guard case .service(let service) = behaviour else { return }
         while true {
             // Wait (idle timeout) for the first byte of the next request, then give it the request timeout.

@@ -8,11 +8,11 @@ import Darwin
 
 /// Loopback TCP through the C socket API, every wait bounded by a deadline (`poll`), every
 /// descriptor non-blocking and close-on-exec. Nothing here can block past its deadline.
-enum Socket {
+package enum Socket {
     /// Monotonic nanoseconds.
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    package static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    static func deadline(after seconds: Double) -> UInt64 { now() &+ UInt64(max(0, seconds) * 1e9) }
+    package static func deadline(after seconds: Double) -> UInt64 { now() &+ UInt64(max(0, seconds) * 1e9) }
 
     /// Milliseconds left before `deadline` (0 when past), for `poll`.
     static func remainingMillis(_ deadline: UInt64) -> Int32 {
@@ -35,7 +35,7 @@ enum Socket {
     }
 
     /// A connected, non-blocking socket, or why not.
-    static func connect(host: String, port: UInt16, deadline: UInt64) -> Result<Int32, TransportFailure> {
+    package static func connect(host: String, port: UInt16, deadline: UInt64) -> Result<Int32, TransportFailure> {
         guard var addr = address(host, port) else { return .failure(TransportFailure(.refused, "\(host) is not an IPv4 address")) }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return .failure(TransportFailure(.refused, "socket: \(String(cString: strerror(errno)))")) }
@@ -67,7 +67,7 @@ enum Socket {
     }
 
     /// Writes every byte before the deadline.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: UInt64) -> TransportFailure? {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: UInt64) -> TransportFailure? {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }

@@ -54,7 +54,7 @@ public struct HTTPResponse: Sendable {
     /// An answer with no body at all (204, or a hook's acknowledgement).
     public static func empty(_ status: Int) -> HTTPResponse { HTTPResponse(status: status) }
 
-    /// An error answer: `{"error": code, "message": text}` (SPEC [R13.2-11]).
+    /// An error answer: `{"error": code, "message": text}` (the shape §13.2 gives the 409; the others follow it).
     public static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
         json(status, .object([("error", .string(code)), ("message", .string(message))]))
     }

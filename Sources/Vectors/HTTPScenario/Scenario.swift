@@ -4,7 +4,7 @@
 public struct Scenario: Sendable {
     /// Named texts usable as `${name}` from the first step on (tokens, keys).
     public var values: [(String, String)]
-    /// The body of `POST /conformance/reset` (SPEC [R13.1-2]).
+    /// The body of `POST /conformance/reset` (SPEC [R13.1-1], [R13.1-2]).
     public var setup: JSONValue
     public var steps: [Step]
 

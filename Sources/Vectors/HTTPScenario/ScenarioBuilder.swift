@@ -69,7 +69,7 @@ enum ScenarioBuilder {
     static func each(_ p: CBOR) -> CBOR { .object([("each", p)]) }
     static func all(_ ps: [CBOR]) -> CBOR { .object([("all", .array(ps))]) }
 
-    /// `Content-Type` of a JSON answer (SPEC [R13.1-4]).
+    /// `Content-Type` of a JSON answer (SPEC [R13.1-3]).
     static var jsonContentType: (String, CBOR) { ("content-type", prefix("application/json")) }
 }
 

@@ -13,7 +13,7 @@ public struct WelchTest: Sendable, Equatable {
     public var t: Double
 
     /// |t| above this is reported as a possible timing leak (dudect's threshold for "probably not
-    /// constant time" is 4.5). It only warns (SPEC [R6.13-9]).
+    /// constant time" is 4.5). It only warns (SPEC [R6.13-8]).
     public static let threshold = 4.5
     /// Samples above this pooled percentile are dropped.
     public static let cropPercentile = 0.90

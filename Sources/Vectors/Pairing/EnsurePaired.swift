@@ -18,20 +18,20 @@ public enum EnsurePaired {
 
     /// `hello_status`: nil when no answer came; `hello_body`: nil likewise.
     public static func decide(helloStatus: UInt64?, helloBody: String?, holdsToken: Bool, mutant: Mutant? = Mutant.active) -> Decision {
-        // 1. Only a 200 answer is read (SPEC [R13.3-2]).
+        // 1. Only a 200 answer is read (SPEC [R13.3-1]).
         guard helloStatus == 200 || (mutant == .clientHelloStatusIgnored && helloStatus != nil) else { return .stop(.pairingHelloFailed) }
-        // 2. A strict JSON object (SPEC [R13.3-3]).
+        // 2. A strict JSON object (SPEC [R13.3-2]).
         guard let body = helloBody, let hello = readHello(Array(body.utf8), mutant: mutant) else { return .stop(.pairingHelloInvalid) }
         let member = { (name: String) -> JSONValue? in lookup(hello, name, mutant: mutant) }
         if mutant == .clientPairedBeforeWire, let p = member("paired")?.boolValue, p, !holdsToken { return .stop(.pairingPairedElsewhere) }
-        // 3. The wire version: a JSON integer, then equal to 1 (SPEC [R13.3-4], [R13.3-5]).
+        // 3. The wire version: a JSON integer, then equal to 1 (SPEC [R13.3-3]).
         if mutant != .clientWireNotChecked {
             guard let wire = member("wire"), let n = wireNumber(wire, mutant: mutant) else { return .stop(.pairingHelloInvalid) }
             guard n == String(PairingService.wire) else { return .stop(.pairingWireMismatch) }
         }
-        // 4. paired: true or false (SPEC [R13.3-6]).
+        // 4. paired: true or false (SPEC [R13.3-4]).
         guard let pairedValue = member("paired"), let paired = pairedFlag(pairedValue, mutant: mutant) else { return .stop(.pairingHelloInvalid) }
-        // 5. The three cases (SPEC [R13.3-7], [R13.3-8], [R13.3-9]).
+        // 5. The three cases (SPEC [R13.3-6], [R13.3-7], [R13.3-8]).
         if paired {
             if holdsToken || mutant == .clientProceedsWithoutToken { return Decision(action: .proceed, mintToken: false, reason: nil) }
             return .stop(.pairingPairedElsewhere)

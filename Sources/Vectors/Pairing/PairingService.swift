@@ -122,7 +122,7 @@ public final class PairingService: HTTPService, @unchecked Sendable {
         return v["token"]?.stringValue
     }
 
-    /// The token rule (SPEC [R13.2-6]): exactly 64 bytes, each one of `0-9a-f`.
+    /// The token rule (SPEC [R13.2-8]): exactly 64 bytes, each one of `0-9a-f`.
     static func isWellFormed(_ token: String, mutant: Mutant?) -> Bool {
         let lowerHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
         switch mutant {
@@ -151,7 +151,7 @@ public final class PairingService: HTTPService, @unchecked Sendable {
         return true
     }
 
-    // MARK: - The bearer check (SPEC [R13.2-12] … [R13.2-15])
+    // MARK: - The bearer check (SPEC [R13.2-13] … [R13.2-15])
 
     func admits(_ r: HTTPRequest) -> Bool {
         guard let want = lock.withLock({ token }) else { return on(.authOpenUntilPaired) }
