@@ -76,9 +76,12 @@ enum ScenarioBuilder {
 /// Runs a scenario case in-process against a fresh reference service (the `scenario` op of the
 /// HTTP formats): the path `generate`'s self-check and the mutant matrix take.
 enum InProcessScenario {
+    /// Pairs a timing step sends in-process (SPEC §13.1): the statuses are judged, the times are not.
+    static let inProcessTimingPairs = 50
+
     static func run(_ input: JSONValue, service: any HTTPService) throws(WireError) -> JSONValue {
         let scenario = try Scenario.parse(input)
-        let outcome = ScenarioInterpreter(transport: InProcessTransport(service)).run(scenario)
+        let outcome = ScenarioInterpreter(transport: InProcessTransport(service), timingPairsCap: inProcessTimingPairs).run(scenario)
         if let f = outcome.failure {
             if f.kind == .scenario { throw WireError(.inputBadValue, f.summary, field: "steps[\(f.step - 1)]") }
             throw WireError(.httpStepFailed, "step \(f.step) (\(f.name)): \(f.summary)" + f.details.map { "; \($0)" }.joined(), field: f.name)

@@ -6,10 +6,14 @@ public struct ScenarioInterpreter: Sendable {
     public let transport: any ScenarioTransport
     /// Appended as `Host` to every request (the socket transport's authority).
     public var host: String
+    /// At most this many pairs per timing step (nil: the step's `samples`). The in-process run
+    /// uses a few: its timings mean nothing, only the statuses are judged.
+    public var timingPairsCap: Int?
 
-    public init(transport: any ScenarioTransport, host: String = "127.0.0.1") {
+    public init(transport: any ScenarioTransport, host: String = "127.0.0.1", timingPairsCap: Int? = nil) {
         self.transport = transport
         self.host = host
+        self.timingPairsCap = timingPairsCap
     }
 
     public struct Outcome: Sendable {
@@ -117,9 +121,10 @@ public struct ScenarioInterpreter: Sendable {
                     let reqB = try build(s.request, vars + [(s.vary, s.b)])
                     // Pairs in a fixed pseudo-random order, so drift over time hits both classes alike.
                     var g = SeededGenerator(seed: 0x7153_CE57)
-                    let warmup = min(50, s.samples / 10)
+                    let samples = min(s.samples, timingPairsCap ?? s.samples)
+                    let warmup = min(50, samples / 10)
                     var order: [Bool] = []  // true = a
-                    for _ in 0..<(s.samples + warmup) {
+                    for _ in 0..<(samples + warmup) {
                         let aFirst = g.next() & 1 == 0
                         order.append(aFirst)
                         order.append(!aFirst)
