@@ -207,6 +207,22 @@ import Glibc
         """))
     }
 
+    @Test func jsonReportCarriesTheTimingFigure() throws {
+        let v = try Self.httpVectors()
+        let path = try Fixtures.makeDirectory().appendingPathComponent("http.json").path
+        let r = try CLIRun(["http", "--vectors", v, "--format", "pairing", "--run", "pairing/scenario/timing/*", "--report", "json=\(path)", "--",
+                            Fixtures.executable, "serve-http", "pairing"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("pairing/scenario/timing/bearer-first-vs-last-byte: timing first-vs-last: t = "))
+        let report = try JSONValue.parse(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self))
+        let timing = try #require(report["http"]?["timing"]?.arrayValue)
+        #expect(timing.count == 1)
+        #expect(timing.first?["id"]?.stringValue == "pairing/scenario/timing/bearer-first-vs-last-byte")
+        #expect(timing.first?["threshold"] == .number("4.5"))
+        #expect((timing.first?["samples_a"]?.int64Value ?? 0) > 800)
+        #expect(report["exit_code"] == .number("0"))
+    }
+
     @Test func unreachableOrAmbiguousRunsExitTwoOrThree() throws {
         let port = try Self.withServer(.service(PairingService())) { $0 }  // bound, then released
         let v = try Self.httpVectors()

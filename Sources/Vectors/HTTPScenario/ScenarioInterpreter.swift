@@ -247,8 +247,15 @@ public struct ScenarioInterpreter: Sendable {
     /// `answer: 409 Conflict, 98 bytes: {"error":…}` (at most 300 bytes of body, lossy UTF-8).
     public static func preview(_ r: HTTPResponse) -> String {
         let shown = r.body.prefix(300)
-        var text = String(decoding: shown, as: UTF8.self)
-        text = text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        var text = ""
+        for u in String(decoding: shown, as: UTF8.self).unicodeScalars {
+            switch u.value {
+            case 0x0a: text += "\\n"
+            case 0x0d: text += "\\r"
+            case 0..<0x20, 0x7f: text += "\\x" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16)
+            default: text.unicodeScalars.append(u)
+            }
+        }
         let more = r.body.count > shown.count ? "…" : ""
         return "answer: \(r.status) \(r.reason), \(r.body.count) byte(s)\(r.body.isEmpty ? "" : ": \(text)\(more)")"
     }
