@@ -207,6 +207,20 @@ import Glibc
         """))
     }
 
+    /// A started service that hangs is stopped and started again for the next case, within the
+    /// restart budget; past it the rest is not run.
+    @Test func hungServiceIsRestartedWithinTheBudget() throws {
+        let v = try Self.httpVectors()
+        let r = try CLIRun(["http", "--vectors", v, "--format", "pairing", "--run", "pairing/scenario/hello/*", "--timeout-multiplier", "0.05",
+                            "--max-restarts", "1", "--", Fixtures.executable, "serve-http", "broken", "--kind", "hang"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("FAIL pairing/scenario/hello/unpaired [timeout]"))
+        #expect(r.stdout.contains("the service did not answer in time and was stopped (it is restarted for the next case)"))
+        #expect(r.stdout.contains("NOT RUN 1 case(s): the service was stopped after a timeout and the restart budget (--max-restarts 1) is spent"))
+        #expect(r.stdout.contains("; 1 restart(s)"))
+        #expect(r.lastLine == "0 passed, 3 failed, 0 skipped")
+    }
+
     @Test func jsonReportCarriesTheTimingFigure() throws {
         let v = try Self.httpVectors()
         let path = try Fixtures.makeDirectory().appendingPathComponent("http.json").path
