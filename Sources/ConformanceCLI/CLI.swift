@@ -14,6 +14,8 @@ enum CLI {
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
       run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
       serve               Be a testee: the reference implementation over the runner protocol.
+      http [opts]         Play the HTTP scenario vectors against a live service (SPEC.md §6.13).
+      serve-http NAME     Serve a reference HTTP service: pairing, identity, broken (§13).
       list [opts]         Print the ids of the selected cases (same as run --list).
       mutants             List the mutants; --matrix shows which cases kill each.
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
@@ -47,6 +49,8 @@ enum CLI {
         case "bench": return BenchCommand.run(rest)
         case "run": return RunCommand.run(rest)
         case "serve": return ServeCommand.run(rest)
+        case "http": return HTTPCommand.run(rest)
+        case "serve-http": return ServeHTTPCommand.run(rest)
         case "list": return RunCommand.run(rest + ["--list"])
         case "mutants": return MutantsCommand.run(rest)
         case "drift": return DriftCommand.run(rest)

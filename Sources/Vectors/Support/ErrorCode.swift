@@ -108,4 +108,14 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case accountStateStaleEpoch = "account_state_stale_epoch"
     case accountStateAuthFailed = "account_state_auth_failed"
     case accountStateV0Retired = "account_state_v0_retired"
+    // HTTP services (SPEC.md §13): the in-process scenario verdict and the client-side outcome reasons
+    case httpStepFailed = "http_step_failed"
+    case pairingHelloFailed = "pairing_hello_failed"
+    case pairingHelloInvalid = "pairing_hello_invalid"
+    case pairingWireMismatch = "pairing_wire_mismatch"
+    case pairingPairedElsewhere = "pairing_paired_elsewhere"
+    case revocationNoSession = "revocation_no_session"
+    case revocationNotRegistered = "revocation_not_registered"
+    case revocationStatusFailed = "revocation_status_failed"
+    case revocationStatusInvalid = "revocation_status_invalid"
 }
