@@ -65,6 +65,9 @@ enum SignInVectors {
         try ladderCases(&b, f)
         try ackCases(&b)
         try approvalCases(&b)
+        try edgeCases(&b, f)
+        try orderCases(&b, f)
+        addRuleFlags(&b.cases)
         return VectorFile(format: "signin",
                           description: "PhoneOwnershipCert, discovery lookup, signin_request and the sibling's guard ladder, signin_ack, signin_approval (SPEC.md §8)",
                           cases: b.cases)

@@ -28,10 +28,11 @@ enum MLDSAEdgeClass: String, CaseIterable, Sendable {
 
     var rules: [String] {
         switch self {
-        case .short, .long: return ["R9.2-1"]
+        case .short, .long: return ["R9.2-1", "R9.3-1"]
         case .hintCountOverOmega, .hintCountFF, .hintCountDecreasing, .hintUnsorted, .hintRepeated, .hintPadding: return ["R9.2-2"]
         case .zOutOfRange: return ["R9.2-3"]
-        case .cTildeFlipped, .otherMessage: return ["R9.2-4"]
+        case .cTildeFlipped: return ["R9.2-4"]
+        case .otherMessage: return ["R9.2-4", "R9.3-3"]
         }
     }
 

@@ -10,7 +10,7 @@ enum SignatureRules {
         guard let m = Mutant.active, m.format == format else { return .suite }
         switch m {
         case .signinEd25519Cofactored, .listEd25519Cofactored: return StockEd25519Verifier.zip215.rule
-        case .signinEd25519ReducesS: return .init(scalarRange: .anyReduced)
+        case .signinEd25519ReducesS: return StockEd25519Verifier.reducesS.rule
         case .signinEd25519TopBitsS: return StockEd25519Verifier.legacyScalarCheck.rule
         case .signinEd25519RefusesSmallOrder, .listEd25519RefusesSmallOrder: return StockEd25519Verifier.libsodium.rule
         case .signinEd25519CanonicalA: return StockEd25519Verifier.rfc8032Strict.rule

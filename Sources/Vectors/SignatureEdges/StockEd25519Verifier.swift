@@ -16,6 +16,11 @@ enum StockEd25519Verifier: String, CaseIterable, Sendable {
     case legacyScalarCheck = "legacy-s-check"
     /// RFC 8032 §5.1.3 read strictly: A must be its canonical encoding.
     case rfc8032Strict = "rfc8032-strict"
+    /// A hurried implementation: S reduced mod L, never range-checked.
+    case reducesS = "s-reduced"
+    /// A hurried cofactored check with the scalars multiplied by 8 and reduced first:
+    /// [8S mod L]B = [8]R + [8k mod L]A (ed25519-speccheck's "pre-reduced" case).
+    case prereducedCofactored = "prereduced-cofactored"
 
     var rule: Ed25519.VerificationRule {
         switch self {
@@ -24,6 +29,8 @@ enum StockEd25519Verifier: String, CaseIterable, Sendable {
         case .zip215: return .zip215
         case .legacyScalarCheck: return .init(scalarRange: .belowTwoTo253)
         case .rfc8032Strict: return .rfc8032Strict
+        case .reducesS: return .init(scalarRange: .anyReduced)
+        case .prereducedCofactored: return .init(equation: .cofactoredPrereduced)
         }
     }
 

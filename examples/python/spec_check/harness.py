@@ -1,6 +1,6 @@
 """Tiny vector runner: each op function takes the case input and returns an output
 object or raises Reject(code). Skip(reason) marks a case this review cannot check."""
-import collections, json, os, sys
+import collections, json, os, re, sys
 
 def _repo_root():
     """The repository root: the nearest directory above this file holding SPEC.md and vectors/
@@ -118,7 +118,8 @@ def uint(inp, k, bits=64, optional=False, nullable=False):
     if v is None and nullable: return None
     if isinstance(v, bool): raise Reject('input_bad_type')
     if isinstance(v, str):
-        if not v.isdigit(): raise Reject('input_bad_type')
+        # §2.2 rule 3: a canonical decimal string only ("0", or 1-9 then digits; no "+", no leading 0)
+        if not re.fullmatch(r'0|[1-9][0-9]*', v, re.ASCII): raise Reject('input_bad_type')
         v = int(v)
     if not isinstance(v, int) or v < 0 or v >= 1 << bits:
         raise Reject('input_bad_type')
