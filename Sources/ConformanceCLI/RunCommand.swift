@@ -128,7 +128,7 @@ enum RunCommand {
         let p: Parsed
         do { p = try parse(argv) } catch { return CLI.fail(error.message) }
 
-        let dir = p.vectors ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("vectors")
+        let dir = p.vectors ?? CLI.defaultVectorsDirectory()
         let suite: [SuiteCase]
         do { suite = try SuiteLoader.load(directory: dir) } catch { return CLI.fail("cannot load vectors: \(error)") }
         let unmatched = p.selection.unmatchedRunPatterns(in: suite)
