@@ -106,6 +106,32 @@ import Vectors
         #expect(f.summary.hasPrefix("not JSON (invalid JSON at byte 0"))
     }
 
+    /// The runner reads testee output as strictly as SPEC.md §6.6 says: each of these answers to
+    /// the /garbage case is a protocol_error naming why; a CRLF line ending is tolerated.
+    @Test(arguments: [
+        ("surrogate", "not JSON (invalid JSON at byte 82: unpaired surrogate)"),
+        ("deep", "not JSON (invalid JSON at byte 193: nesting too deep)"),
+        ("long", "line longer than 16777216 bytes"),
+        ("badutf8", "line is not valid UTF-8"),
+        ("dupmember", "member \"status\" appears twice"),
+    ])
+    func malformedOutputIsAProtocolError(_ mode: String, _ reason: String) throws {
+        let dir = try Fixtures.makeDirectory()
+        var o = Fixtures.toyOptions(Fixtures.toyCommand(dir, mode))
+        o.timeoutMultiplier = 1  // a 16 MiB line takes a while through a debug build
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        expectToy(r, failing: "toy/echo/b/garbage", kind: "protocol_error")
+        let f = try #require(r.records.first { $0.id == "toy/echo/b/garbage" }?.outcome.failure)
+        #expect(f.summary == reason)
+        #expect(r.restarts == 1)
+    }
+
+    @Test func crlfLineEndingIsTolerated() throws {
+        let dir = try Fixtures.makeDirectory()
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "crlf")))
+        expectToy(r, failing: nil, kind: nil)
+    }
+
     @Test func wrongIDIsAProtocolError() throws {
         let dir = try Fixtures.makeDirectory()
         let r = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "wrongid")))

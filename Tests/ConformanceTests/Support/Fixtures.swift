@@ -73,6 +73,17 @@ enum Fixtures {
         sys.exit(5)
     def send(m):
         sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+    def result(cid, output):
+        return ('{"type":"result","id":"%s","status":"ok","output":%s}' % (cid, output)).encode()
+    # Answers to the /garbage case that the runner must read as protocol errors (or, crlf, accept).
+    RAW = {
+        "surrogate": lambda cid: result(cid, '{"value":"\\ud800"}') + b"\n",
+        "deep": lambda cid: result(cid, "[" * 200 + "]" * 200) + b"\n",
+        "long": lambda cid: result(cid, '"' + "x" * (16 * 1024 * 1024) + '"') + b"\n",
+        "badutf8": lambda cid: result(cid, '{"value":"a') + b'\xff"}}\n',
+        "dupmember": lambda cid: result(cid, '{"value":5},"status":"rejected","error":"input_bad_value"') + b"\n",
+        "crlf": lambda cid: result(cid, '{"value":5}') + b"\r\n",
+    }
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":
@@ -91,6 +102,8 @@ enum Fixtures {
             time.sleep(3600)
         if mode == "garbage" and cid.endswith("/garbage"):
             sys.stdout.write("this is not json\n"); sys.stdout.flush(); continue
+        if mode in RAW and cid.endswith("/garbage"):
+            sys.stdout.buffer.write(RAW[mode](cid)); sys.stdout.buffer.flush(); continue
         if mode == "wrongid" and cid.endswith("/wrongid"):
             send({"type": "result", "id": "toy/echo/a/one", "status": "ok", "output": {"value": 1}}); continue
         if mode == "wrong" and cid.endswith("/last"):
