@@ -16,6 +16,7 @@ enum CLI {
       selftest -- CMD     Check a testee's runner-protocol behaviour before any vector (§6.11).
       serve               Be a testee: the reference implementation over the runner protocol.
       list [opts]         Print the ids of the selected cases (same as run --list).
+      report --html OUT R.json...  Merge JSON reports of several implementations into one page.
       mutants             List the mutants; --matrix shows which cases kill each.
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
       rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
@@ -49,6 +50,7 @@ enum CLI {
         case "run": return RunCommand.run(rest)
         case "serve": return ServeCommand.run(rest)
         case "selftest": return SelfTestCommand.run(rest)
+        case "report": return ReportCommand.run(rest)
         case "list": return RunCommand.run(rest + ["--list"])
         case "mutants": return MutantsCommand.run(rest)
         case "drift": return DriftCommand.run(rest)

@@ -13,6 +13,7 @@ import Vectors
             case .failed(let f): out[rec.id] = f.kind.rawValue
             case .skipped: out[rec.id] = "skipped"
             case .notRun: out[rec.id] = "not_run"
+            case .requiredSkipped: out[rec.id] = "required_skipped"
             case .expectedFailure(let f, _): out[rec.id] = "expected:\(f.kind.rawValue)"
             case .unexpectedPass: out[rec.id] = "unexpected_pass"
             case .changedFailure(let f, _): out[rec.id] = "changed:\(f.kind.rawValue)"
