@@ -219,6 +219,70 @@ import Vectors
         #expect(r.incompleteReason == "--fail-fast after toy/echo/b/garbage")
     }
 
+    // MARK: A run that cannot pass by accident (SPEC.md §6.7)
+
+    @Test func aRunThatExecutesNothingFailsWithASentence() throws {
+        let dir = try Fixtures.makeDirectory()
+        var o = Fixtures.toyOptions(Fixtures.toyCommand(dir, "good"))
+        o.selection.run = [IDPattern("toy/other/*")]
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(r.summaryLine == "0 passed, 0 failed, 1 skipped")
+        #expect(r.scopeProblems == ["no case was executed: the testee advertises none of the formats and ops of the 1 selected case(s) (it advertises toy; the selection needs toy)"])
+        #expect(r.exitCode == 1)
+
+        let all = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "unsupported")))
+        #expect(all.summaryLine == "0 passed, 0 failed, 9 skipped")
+        #expect(all.scopeProblems == ["no case was executed: the testee answered unsupported to all 8 case(s) it was sent; 1 case(s) are of formats or ops it does not advertise"])
+        #expect(all.exitCode == 1)
+    }
+
+    @Test func unknownCapabilitiesAreNamed() throws {
+        let dir = try Fixtures.makeDirectory()
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "typo")))
+        #expect(r.unknownCapabilities == ["toy/echoo", "toyy"])
+        #expect(SuiteScope.warning(r.unknownCapabilities) == "warning: the testee advertises formats or ops this suite does not know, so they test nothing: toy/echoo, toyy")
+        #expect(r.exitCode == 0)  // a warning, not a failure: every case it can run passed
+    }
+
+    @Test func requireAllAndRequireTurnSkipsIntoFailures() throws {
+        let dir = try Fixtures.makeDirectory()
+        var o = Fixtures.toyOptions(Fixtures.toyCommand(dir, "good"))
+        o.requireAll = true
+        let all = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(outcomes(all)["toy/other/x/one"] == "required_skipped")
+        #expect(all.summaryLine == "8 passed, 1 failed, 0 skipped")
+        #expect(all.exitCode == 1)
+
+        o.requireAll = false
+        o.require = [RequiredScope("toy/other")!]
+        #expect(try Runner.run(suite: try Fixtures.toySuite(), options: o).exitCode == 1)
+        o.require = [RequiredScope("toy/echo")!]
+        let echo = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(echo.exitCode == 0 && echo.summaryLine == "8 passed, 0 failed, 1 skipped")
+        // A required scope the selection leaves out entirely is not "fully run".
+        o.selection.run = [IDPattern("toy/echo/a/*")]
+        o.require = [RequiredScope(format: "toy", op: "other")]
+        let narrowed = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(narrowed.scopeProblems == ["--require toy/other: no selected case is in it (see --run, --skip, --format, --shard)"])
+        #expect(narrowed.exitCode == 1)
+        #expect(RequiredScope("a/b/c") == nil && RequiredScope("") == nil && RequiredScope("a/") == nil)
+        #expect(RequiredScope("toy/nope")?.problem(in: SuiteScope(suite: try Fixtures.toySuite())) == "--require toy/nope: format toy has no op nope")
+    }
+
+    @Test func perFormatOpTableCountsEveryOutcome() throws {
+        let dir = try Fixtures.makeDirectory()
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "wrong")))
+        #expect(r.opTable.map(\.name) == ["toy/echo", "toy/other"])
+        #expect(r.opTable[0].counts == RunResult.Counts(passed: 7, failed: 1))
+        #expect(r.opTable[1].counts == RunResult.Counts(skipped: 1))
+        #expect(ConsoleReport.table(r.opTable) == """
+        format/op     passed  failed  expected  skipped
+        toy/echo           7       1         0        0
+        toy/other          0       0         0        1
+        total              7       1         0        1
+        """)
+    }
+
     @Test func flippedRuleIsNamedDownToTheLeafField() throws {
         let dir = try Fixtures.makeDirectory()
         let suite = try SuiteLoader.load(directory: Fixtures.vectors)

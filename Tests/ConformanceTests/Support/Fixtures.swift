@@ -87,12 +87,15 @@ enum Fixtures {
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":
+            caps = {"toy": ["echo", "echoo"], "toyy": ["echo"]} if mode == "typo" else {"toy": ["echo"]}
             send({"type": "hello", "protocol_version": 2 if mode == "badversion" else 1, "name": "toy", "version": "1",
-                  "language": "python", "capabilities": {"toy": ["echo"]}})
+                  "language": "python", "capabilities": caps})
             continue
         if msg["type"] == "shutdown":
             break
         cid, inp = msg["id"], msg["input"]
+        if mode == "unsupported":
+            send({"type": "result", "id": cid, "status": "unsupported"}); continue
         if mode == "flood":
             sys.stderr.write(("flood " + cid + " ") * 40000 + "\n"); sys.stderr.flush()
         if mode == "crashall" or (mode == "crash" and cid.endswith("/crash")):
