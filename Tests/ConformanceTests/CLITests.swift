@@ -5,7 +5,9 @@ import Testing
 /// `conformance` end to end, as a subprocess: exit codes, the last line, reports.
 @Suite struct CLITests {
     @Test func runAgainstServePasses() throws {
-        let r = try CLIRun(["run", "--", Fixtures.executable, "serve"])
+        // A debug build under a parallel test load: reconcile/bucketize/index/n65536 alone takes
+        // about 7 s of the 10 s deadline, so the deadlines are scaled as --help advises.
+        let r = try CLIRun(["run", "--timeout-multiplier", "4", "--", Fixtures.executable, "serve"])
         #expect(r.status == 0)
         #expect(r.lastLine == Fixtures.allPassLine)
         #expect(r.stderr.isEmpty)
@@ -36,6 +38,24 @@ import Testing
         let xml = String(decoding: try Data(contentsOf: URL(fileURLWithPath: junit)), as: UTF8.self)
         #expect(xml.contains(#"<testsuites tests="9" failures="1" skipped="1">"#))
         #expect(xml.contains(#"<failure type="crash" message="the testee killed by signal 11 (SIGSEGV) with the case in flight">"#))
+    }
+
+    @Test func aFailingCaseShowsItsRulesInEveryReport() throws {
+        let dir = try Fixtures.makeDirectory()
+        let json = dir.appendingPathComponent("r.json").path, junit = dir.appendingPathComponent("r.xml").path
+        let r = try CLIRun(["run", "--vectors", dir.appendingPathComponent("toy").path, "--timeout-multiplier", "0.1",
+                            "--report", "json=\(json)", "--report", "junit=\(junit)", "--"] + Fixtures.toyCommand(dir, "wrong"))
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("""
+        FAIL toy/echo/c/last [wrong_output]
+            case: an array
+            rules: R2.2-1, R2.2-5
+            output differs at output.value[0], output.value[1]
+        """))
+        let report = try ReportDocument.parse(String(decoding: try Data(contentsOf: URL(fileURLWithPath: json)), as: UTF8.self))
+        #expect(report.cases.first { $0.id == "toy/echo/c/last" }?.rules == ["R2.2-1", "R2.2-5"])
+        let xml = String(decoding: try Data(contentsOf: URL(fileURLWithPath: junit)), as: UTF8.self)
+        #expect(xml.contains("output differs at output.value[0], output.value[1]\ncase: an array\nrules: R2.2-1, R2.2-5\n"))
     }
 
     @Test func expectedFailuresFileAndItsUpdate() throws {
@@ -149,6 +169,7 @@ import Testing
         #expect(page.contains("<details class=\"case o-fail\" id=\"c7\""))
         #expect(page.contains("output.value[0]: expected 1, got 2"))
         #expect(page.contains("<p>case: an array</p>"))
+        #expect(page.contains("<p class=\"rules\">rules: <code>R2.2-1</code><code>R2.2-5</code></p>"))
         #expect(page.contains("<details class=\"case o-required_skipped\" id=\"c8\""))
         #expect(page.contains("<span class=\"closing bad\" id=\"closing\">7 passed, 2 failed, 0 skipped</span>"))
     }

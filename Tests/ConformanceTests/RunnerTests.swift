@@ -34,7 +34,7 @@ import Vectors
         let suite = try SuiteLoader.load(directory: Fixtures.vectors)
         #expect(suite.count == Fixtures.totalCases)
         #expect(Fixtures.stateDigestCases > 0)
-        let r = try Runner.run(suite: suite, options: RunOptions(command: Fixtures.serve))
+        let r = try Runner.run(suite: suite, options: Fixtures.serveOptions)
         #expect(r.counts == RunResult.Counts(passed: suite.count, failed: 0, skipped: 0, expectedFailures: 0, notRun: 0))
         #expect(r.exitCode == 0)
         #expect(r.restarts == 0)
@@ -58,7 +58,7 @@ import Vectors
 
     @Test func parallelJobsReportInCaseOrder() throws {
         let suite = try SuiteLoader.load(directory: Fixtures.vectors)
-        var o = RunOptions(command: Fixtures.serve)
+        var o = Fixtures.serveOptions
         o.jobs = 3
         let r = try Runner.run(suite: suite, options: o)
         #expect(r.records.map(\.id) == suite.map(\.id))
