@@ -21,7 +21,7 @@ enum CLI {
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
       rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
       coverage            Fail unless every rule is pinned by some case (SPEC §2.3).
-      bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
+      bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
 
     OPTIONS:
       -h, --help          Show help.
