@@ -306,6 +306,20 @@ enum StateDigestVectors {
             try b.leafTree("saga/int/chapter-\(name)", "uint chapter = \(comment)", namespace: "saga", row: with(sagaTree, "chapter", v),
                            rules: ["R4.2-4", "R2.2-3"], flags: ["integer"], expect: .error(.inputBadType))
         }
+        // The same integers as JSON number literals (tag 262 in the CBOR twin): read exactly, never
+        // through a double; an exponent or a fraction is not an integer even when its value is.
+        for (name, literal, v) in [("2p53-plus-1", "9007199254740993", UInt64((1 << 53) + 1)), ("2p64-minus-1", "18446744073709551615", UInt64.max), ("minus-zero", "-0", 0)] {
+            saga["chapter"] = .uint(v)
+            let same = try StateDigestHandler().tree(op: "leaf", input: leafInput("saga", saga.tree).json)
+            try b.leafTree("saga/int/chapter-json-number-\(name)", "chapter as the JSON number \(literal): the same leaf as the uint \(v) (catches a JSON reader that yields doubles)",
+                           namespace: "saga", row: with(sagaTree, "chapter", .jsonNumber(literal)), rules: ["R4.2-4", "R2.2-3"], flags: ["integer"], expect: .same(as: same))
+        }
+        for (name, literal) in [("exponent", "1e0"), ("exponent-upper", "1E0"), ("fraction-zero", "5.0"), ("2p64", "18446744073709551616"), ("minus-1", "-1")] {
+            try b.leafTree("saga/int/chapter-json-number-\(name)", "chapter as the JSON number \(literal): input_bad_type (not an integer in range)",
+                           namespace: "saga", row: with(sagaTree, "chapter", .jsonNumber(literal)), rules: ["R4.2-4", "R2.2-3"], flags: ["integer"], expect: .error(.inputBadType))
+        }
+        try b.leafTree("messages/int/date-json-number-exponent", "sentAt written 1.767225600123e12: input_bad_type (catches readers that accept any number with an integral value)",
+                       namespace: "messages", row: with(mt, "sentAt", .jsonNumber("1.767225600123e12")), rules: ["R4.2-7", "R2.2-3"], expect: .error(.inputBadType))
         saga["chapter"] = .uint(5)
         let chapter5 = try StateDigestHandler().tree(op: "leaf", input: leafInput("saga", saga.tree).json)
         try b.leafTree("saga/int/chapter-small-decimal-string", "chapter \"5\" as a canonical decimal string: same leaf as the number 5 (catches strings rejected below 2^53)",
