@@ -11,8 +11,11 @@ import Vectors
 ///
 /// Why a Swift Testing suite and not a CI script: it runs under `swift test` with everything else,
 /// drives the testee through the same `Runner` library `conformance run` uses (no second harness),
-/// and runs the entries in parallel. Each run stops at the first failing case (`failFast`) and
-/// only loads its own format's cases, so a killed mutant costs about a second. The edits are all
+/// and needs no extra CI step. Each run stops at the first failing case (`failFast`) and only
+/// loads its own format's cases, so a killed mutant costs about a second of CPU; the entries run
+/// one at a time (`.serialized`) so that 46 Python processes never compete with the other suites'
+/// testees for a small CI machine's cores (a debug `serve` needs ~7 s of its 10 s deadline for
+/// `reconcile/bucketize/index/n65536` on a loaded machine). The edits are all
 /// in the op functions, never in the protocol loop, so rewriting the loop does not break them.
 @Suite struct PythonTesteeMutationTests {
     struct PyMutant: Sendable, CustomTestStringConvertible {
@@ -169,7 +172,7 @@ import Vectors
         }
     }
 
-    @Test(arguments: mutants)
+    @Test(.serialized, arguments: mutants)
     func runnerFailsTheMutatedTestee(_ m: PyMutant) throws {
         try #require(Self.occurrences(m.old, in: Self.source) == 1)
         let mutated = Self.source.replacingOccurrences(of: m.old, with: m.new)
