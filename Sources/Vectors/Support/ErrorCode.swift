@@ -95,4 +95,5 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case deviceListSignerMismatch = "device_list_signer_mismatch"
     case deviceListVersionExhausted = "device_list_version_exhausted"
     case deviceListEmptyAdvertisement = "device_list_empty_advertisement"
+    case deviceListBadAdvertisement = "device_list_bad_advertisement"
 }
