@@ -29,11 +29,26 @@ extension CBOR {
                 }
                 return (key, e.value.json(bigIntegersAsStrings: big))
             })
+        case .tagged(4, .array(let parts)) where parts.count == 2:
+            // An RFC 8949 decimal fraction [exponent, mantissa] is the JSON number written
+            // `<mantissa>e<exponent>` (e.g. `1e0`): how an op input that is a number in exponent
+            // form, not an integer, reaches a vector file (§2.2 rule 3).
+            guard let e = parts[0].integerText, let m = parts[1].integerText else { return .null }
+            return .number("\(m)e\(e)")
         case .tagged(_, let inner): return inner.json(bigIntegersAsStrings: big)
         case .simple(let v): return .number(String(v))
         case .bool(let b): return .bool(b)
         case .null, .undefined: return .null
         case .float(let d): return .number(String(d))
+        }
+    }
+
+    /// The decimal text of an integer item, else nil.
+    var integerText: String? {
+        switch self {
+        case .unsigned(let v): return String(v)
+        case .negative(let n): return n == UInt64.max ? "-18446744073709551616" : "-" + String(n + 1)
+        default: return nil
         }
     }
 
