@@ -99,8 +99,8 @@ def hexval(inp, k, n=None, optional=False, nullable=False):
         return None
     if not isinstance(v, str):
         raise Reject('input_bad_type')
-    try:
-        b = bytes.fromhex(v) if len(v) % 2 == 0 else None
+    try:   # §2.2 rule 4: hex digits only (bytes.fromhex would also skip spaces)
+        b = bytes.fromhex(v) if len(v) % 2 == 0 and all(c in '0123456789abcdefABCDEF' for c in v) else None
     except ValueError:
         b = None
     if b is None:
@@ -117,8 +117,10 @@ def uint(inp, k, bits=64, optional=False, nullable=False):
     v = inp[k]
     if v is None and nullable: return None
     if isinstance(v, bool): raise Reject('input_bad_type')
-    if isinstance(v, str):
-        if not v.isdigit(): raise Reject('input_bad_type')
+    if isinstance(v, str):   # §2.2 rule 3: canonical decimal digits only
+        d = v[1:] if v.startswith('-') else v
+        if not d or any(c not in '0123456789' for c in d) or (len(d) > 1 and d[0] == '0'):
+            raise Reject('input_bad_type')
         v = int(v)
     if not isinstance(v, int) or v < 0 or v >= 1 << bits:
         raise Reject('input_bad_type')
