@@ -17,7 +17,9 @@ enum CLI {
       list [opts]         Print the ids of the selected cases (same as run --list).
       mutants             List the mutants; --matrix shows which cases kill each.
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
-      bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
+      rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
+      coverage            Fail unless every rule is pinned by some case (SPEC §2.3).
+      bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
 
     OPTIONS:
       -h, --help          Show help.
@@ -48,6 +50,8 @@ enum CLI {
         case "list": return RunCommand.run(rest + ["--list"])
         case "mutants": return MutantsCommand.run(rest)
         case "drift": return DriftCommand.run(rest)
+        case "rules": return RulesCommand.rules(rest)
+        case "coverage": return RulesCommand.coverage(rest)
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2

@@ -20,9 +20,6 @@ extension DeviceListVectors {
         return .map(out)
     }
 
-    /// `1e0`-style JSON numbers: an RFC 8949 decimal fraction (rendered `<m>e<e>` in JSON).
-    static func exponentNumber(_ mantissa: UInt64, _ exponent: UInt64) -> CBOR { .tagged(4, .array([.unsigned(exponent), .unsigned(mantissa)])) }
-
     // MARK: credentials
 
     static func credentialEdgeCases(_ b: inout Builder, _ ids: Identities) throws {
@@ -227,6 +224,9 @@ extension DeviceListVectors {
             ("version-2-63-string", .text(String(UInt64(1) << 63)), "version 2^63 as a decimal string (a signed 64-bit reader refuses it)"),
             ("version-2-64-minus-1-string", .text(String(UInt64.max)), "version 2^64 − 1 as a decimal string"),
             ("version-small-string", .text("5"), "version \"5\": a canonical decimal string is an integer at any magnitude, not only beyond 2^53"),
+            ("version-2-53-plus-1-number", .jsonNumber("9007199254740993"), "version 2^53 + 1 as a JSON number: an integer at any magnitude (a reader through a double still accepts it, see adopt_if_newer)"),
+            ("version-2-64-minus-1-number", .jsonNumber("18446744073709551615"), "version 2^64 − 1 as a JSON number (a reader that parses numbers as doubles or int64 refuses it)"),
+            ("version-minus-0", .jsonNumber("-0"), "version -0 as a JSON number: reads as 0"),
         ]
         for (name, v, comment) in accepted {
             authorized("integer/\(name)", "\(comment): accepted, d1 is authorized", list: setting(listTree, "version", v), expect: true)
@@ -239,7 +239,9 @@ extension DeviceListVectors {
             ("version-true", .bool(true), "version true (a loosely typed reader takes 1)"),
             ("version-false", .bool(false), "version false (a loosely typed reader takes 0)"),
             ("version-1.0", .float(1.0), "version 1.0: a fraction is not an integer even when whole (JavaScript and Python json read it as 1)"),
-            ("version-1e0", exponentNumber(1, 0), "version 1e0: exponent form is not an integer"),
+            ("version-1e0", .jsonNumber("1e0"), "version 1e0: exponent form is not an integer"),
+            ("version-1E0", .jsonNumber("1E0"), "version 1E0"),
+            ("version-2-64-number", .jsonNumber("18446744073709551616"), "version 2^64 as a JSON number: above 2^64 − 1, input_bad_type (a double reader rounds it to 2^64 and may clamp or wrap it)"),
             ("version-1.5", .float(1.5), "version 1.5"),
             ("version-string-1.0", .text("1.0"), "version \"1.0\": not a canonical decimal string"),
             ("version-leading-zero", .text("01"), "version \"01\": a leading zero is not canonical"),
@@ -296,6 +298,14 @@ extension DeviceListVectors {
         }
         let p53: UInt64 = 1 << 53, p63: UInt64 = 1 << 63
         try adopt("version/2-53-then-2-53-plus-1", "local 2^53, other 2^53 + 1: adopted (through a double both are 2^53 and the newer list is refused)", local: p53, other: p53 + 1)
+        // The same with the newer version written as a JSON number, not a string.
+        var l53 = plain(ids, p53, [a, d1], updatedAt: base)
+        let o53 = plain(ids, p53 + 1, [a, d2], updatedAt: base + 1)
+        let before53 = l53
+        try check(l53.adoptIfNewer(o53), "adopt 2^53 + 1 number")
+        b.add("version/2-53-plus-1-as-number", "adopt_if_newer", "local 2^53, other.version the JSON number 9007199254740993: read exactly, adopted (a JSON library that parses numbers as doubles reads 2^53 and refuses)",
+              input: .object([("local", DeviceListOutput.list(before53)), ("other", setting(DeviceListOutput.list(o53), "version", .jsonNumber("9007199254740993")))]),
+              expected: .output(DeviceListOutput.adopted(true, l53)))
         try adopt("version/2-53-plus-1-then-2-53-plus-2", "local 2^53 + 1, other 2^53 + 2: adopted (a double rounds both to 2^53 + 2)", local: p53 + 1, other: p53 + 2)
         try adopt("version/2-63-minus-1-then-2-63", "local 2^63 − 1, other 2^63: adopted (a signed 64-bit reader refuses or wraps 2^63)", local: p63 - 1, other: p63)
         try adopt("version/max-minus-1-then-max", "local 2^64 − 2, other 2^64 − 1: adopted", local: .max - 1, other: .max)

@@ -4,6 +4,12 @@ extension DeviceListVectors {
     /// Case id (after `device_list/`) → rule ids. A case whose input breaks two rules at once to
     /// pin which error wins is listed in `twoFaults` too.
     static let rules: [String: [String]] = [
+        "is_authorized/integer/version-2-53-plus-1-number": ["2.2-3", "10.6-5"],
+        "is_authorized/integer/version-2-64-minus-1-number": ["2.2-3", "10.6-5"],
+        "is_authorized/integer/version-minus-0": ["2.2-3", "10.6-5"],
+        "is_authorized/integer/version-1E0": ["2.2-3", "10.6-5"],
+        "is_authorized/integer/version-2-64-number": ["2.2-3", "10.6-5"],
+        "adopt_if_newer/version/2-53-plus-1-as-number": ["10.3-17", "10.6-5", "2.2-3"],
         "derive_identity/seed/zero": ["10.1-1", "10.1-2"],
         "derive_identity/seed/ff": ["10.1-1", "10.1-2"],
         "derive_identity/seed/account-a": ["10.1-1", "10.1-2"],

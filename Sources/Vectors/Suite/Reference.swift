@@ -2,7 +2,8 @@
 /// its handler here; `generate`, `verify` and `serve` pick it up.
 public enum Reference {
     public static var handlers: [any FormatHandler] {
-        [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler(), DeviceListHandler()]
+        [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler(), DeviceListHandler(),
+         AccountStateHandler()]
     }
 
     public static func handler(for format: String) -> (any FormatHandler)? {

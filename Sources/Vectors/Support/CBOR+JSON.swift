@@ -29,12 +29,9 @@ extension CBOR {
                 }
                 return (key, e.value.json(bigIntegersAsStrings: big))
             })
-        case .tagged(4, .array(let parts)) where parts.count == 2:
-            // An RFC 8949 decimal fraction [exponent, mantissa] is the JSON number written
-            // `<mantissa>e<exponent>` (e.g. `1e0`): how an op input that is a number in exponent
-            // form, not an integer, reaches a vector file (§2.2 rule 3).
-            guard let e = parts[0].integerText, let m = parts[1].integerText else { return .null }
-            return .number("\(m)e\(e)")
+        case .tagged(CBOR.embeddedJSONTag, .bytes(let literal)):
+            // A JSON number literal the tree cannot hold otherwise (SPEC.md §2): written as given.
+            return .number(String(decoding: literal, as: UTF8.self))
         case .tagged(_, let inner): return inner.json(bigIntegersAsStrings: big)
         case .simple(let v): return .number(String(v))
         case .bool(let b): return .bool(b)
@@ -43,14 +40,12 @@ extension CBOR {
         }
     }
 
-    /// The decimal text of an integer item, else nil.
-    var integerText: String? {
-        switch self {
-        case .unsigned(let v): return String(v)
-        case .negative(let n): return n == UInt64.max ? "-18446744073709551616" : "-" + String(n + 1)
-        default: return nil
-        }
-    }
+    /// RFC 8949 tag 262, embedded JSON: in vector data it holds a JSON number literal as ASCII.
+    public static let embeddedJSONTag: UInt64 = 262
+
+    /// A JSON number literal exactly as written (`1.0`, `1e0`, `9007199254740993`), for inputs that
+    /// test how a reader takes numbers (SPEC.md §2, §2.2 rule 3). The CBOR twin holds tag 262.
+    public static func jsonNumber(_ literal: String) -> CBOR { .tagged(embeddedJSONTag, .bytes(Array(literal.utf8))) }
 
     /// Text-keyed map built in the given order (the order JSON shows).
     public static func object(_ pairs: KeyValuePairs<String, CBOR>) -> CBOR {

@@ -96,4 +96,17 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case deviceListVersionExhausted = "device_list_version_exhausted"
     case deviceListEmptyAdvertisement = "device_list_empty_advertisement"
     case deviceListBadAdvertisement = "device_list_bad_advertisement"
+
+    // account_state codes go here (one block): the plaintext decoder and the blob reader (SPEC.md §11)
+    case accountStateTruncated = "account_state_truncated"
+    case accountStateBadPresence = "account_state_bad_presence"
+    case accountStateBadUTF8 = "account_state_bad_utf8"
+    case accountStateDuplicateKey = "account_state_duplicate_key"
+    case accountStateUnsortedKeys = "account_state_unsorted_keys"
+    case accountStateZeroCursor = "account_state_zero_cursor"
+    case accountStateTrailingBytes = "account_state_trailing_bytes"
+    case accountStateBlobTruncated = "account_state_blob_truncated"
+    case accountStateStaleEpoch = "account_state_stale_epoch"
+    case accountStateAuthFailed = "account_state_auth_failed"
+    case accountStateV0Retired = "account_state_v0_retired"
 }

@@ -1,0 +1,111 @@
+import Conformance
+import Foundation
+
+/// `conformance rules` and `conformance coverage` (SPEC.md §2.3): the rule index read from
+/// SPEC.md's tags, and which cases pin each rule.
+enum RulesCommand {
+    static let rulesHelp = """
+    OVERVIEW: List every rule SPEC.md states ([R<section>-<n>] tags), with its section and text.
+
+    USAGE: conformance rules [--spec FILE] [--section S]
+
+    OPTIONS:
+      --spec FILE     SPEC.md to read (default: SPEC.md in the current directory).
+      --section S     Only rules of section S and its subsections (e.g. 4 or 5.3).
+
+    EXIT CODES: 0 listed, 1 the tags themselves are wrong (duplicate, misplaced, withdrawn), 2 usage error.
+    """
+
+    static let coverageHelp = """
+    OVERVIEW: For each rule of SPEC.md, the vector cases (and self-test checks) that pin it.
+              Fails when a rule is pinned by nothing, when an order rule has no case flagged
+              two-faults, or when a case names a rule SPEC.md does not state.
+
+    USAGE: conformance coverage [--spec FILE] [--vectors DIR] [--section S] [--verbose]
+
+    OPTIONS:
+      --spec FILE     SPEC.md to read (default: SPEC.md in the current directory).
+      --vectors DIR   Vector files to read (default: vectors/).
+      --section S     Report only rules of section S and its subsections (the gate still
+                      checks every rule).
+      --verbose       List every pinning case, not the first three.
+
+    EXIT CODES: 0 every rule pinned, 1 a gap (each printed), 2 usage error.
+    """
+
+    struct Options {
+        var spec = URL(fileURLWithPath: "SPEC.md")
+        var section: String?
+        var verbose = false
+    }
+
+    struct UsageError: Error { var message: String }
+
+    static func parse(_ argv: inout [String]) throws(UsageError) -> Options {
+        var o = Options()
+        func value(_ name: String) throws(UsageError) -> String? {
+            guard let i = argv.firstIndex(of: name) else { return nil }
+            guard i + 1 < argv.count else { throw UsageError(message: "\(name) needs a value") }
+            let v = argv[i + 1]
+            argv.removeSubrange(i...(i + 1))
+            return v
+        }
+        if let v = try value("--spec") { o.spec = URL(fileURLWithPath: v) }
+        o.section = try value("--section")
+        if let i = argv.firstIndex(of: "--verbose") { o.verbose = true; argv.remove(at: i) }
+        return o
+    }
+
+    static func inSection(_ rule: Rule, _ section: String?) -> Bool {
+        guard let section else { return true }
+        return rule.section == section || rule.section.hasPrefix(section + ".")
+    }
+
+    static func rules(_ argv: [String]) -> Int32 {
+        var args = argv
+        if args.contains("-h") || args.contains("--help") { print(rulesHelp); return 0 }
+        let options: Options
+        do { options = try parse(&args) } catch { return CLI.fail(error.message) }
+        guard args.isEmpty else { return CLI.fail("unexpected arguments: \(args.joined(separator: " "))") }
+        let index: RuleIndex
+        do { index = try RuleIndex.load(specAt: options.spec) } catch {
+            return CLI.fail("cannot read \(options.spec.path): \(error.localizedDescription)")
+        }
+        let shown = index.rules.filter { inSection($0, options.section) }
+        for r in shown {
+            print("\(r.id)\(r.isOrder ? " (order)" : "")\t§\(r.section)\t\(r.text)")
+        }
+        for w in index.withdrawn { print("\(w.id)\twithdrawn\t\(w.reason)") }
+        for p in index.problems { FileHandle.standardError.write(Data("error: \(p)\n".utf8)) }
+        print("\(shown.count) rules (\(shown.filter(\.isOrder).count) order rules), \(index.withdrawn.count) withdrawn")
+        return index.problems.isEmpty ? 0 : 1
+    }
+
+    static func coverage(_ argv: [String]) -> Int32 {
+        var args = argv
+        if args.contains("-h") || args.contains("--help") { print(coverageHelp); return 0 }
+        let vectors = CLI.vectorsDirectory(&args)
+        let options: Options
+        do { options = try parse(&args) } catch { return CLI.fail(error.message) }
+        guard args.isEmpty else { return CLI.fail("unexpected arguments: \(args.joined(separator: " "))") }
+        let index: RuleIndex
+        do { index = try RuleIndex.load(specAt: options.spec) } catch {
+            return CLI.fail("cannot read \(options.spec.path): \(error.localizedDescription)")
+        }
+        let cases: [SuiteCase]
+        do { cases = try SuiteLoader.load(directory: vectors) } catch { return CLI.fail("\(error)") }
+        let witnesses = cases.map(RuleWitness.init(case:)) + SelfTestWitnesses.all
+        let coverage = Coverage(index: index, witnesses: witnesses)
+        for e in coverage.entries where inSection(e.rule, options.section) {
+            let list = options.verbose ? e.witnesses : Array(e.witnesses.prefix(3))
+            let more = e.witnesses.count > list.count ? ", … (\(e.witnesses.count) in all)" : ""
+            let mark = e.isPinned ? "pinned  " : "UNPINNED"
+            let order = e.rule.isOrder ? " [order: \(e.twoFaultWitnesses.count) two-fault]" : ""
+            print("\(mark) \(e.rule.id)\(order): \(list.isEmpty ? "no case" : list.joined(separator: ", ") + more)")
+        }
+        for p in coverage.problems { print("GAP \(p)") }
+        let pinned = coverage.entries.filter(\.isPinned).count
+        print("\(pinned) of \(coverage.entries.count) rules pinned, \(coverage.problems.count) gap(s)")
+        return coverage.isClean ? 0 : 1
+    }
+}
