@@ -98,6 +98,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case deviceListSignerMismatch = "device_list_signer_mismatch"
     case deviceListVersionExhausted = "device_list_version_exhausted"
     case deviceListEmptyAdvertisement = "device_list_empty_advertisement"
+    case deviceListBadAdvertisement = "device_list_bad_advertisement"
 
     // account_state codes go here (one block): the plaintext decoder and the blob reader (SPEC.md §11)
     case accountStateTruncated = "account_state_truncated"
