@@ -52,9 +52,6 @@ extension DeviceListVectors {
                 _ = try DeviceListHandler().run(op: "credential_issue", input: input.json)
             }
         }
-        var x0 = dev.bytes
-        x0.replaceSubrange(0..<32, with: [1] + [UInt8](repeating: 0, count: 30) + [0x80])
-        try badBundle("issue/bundle-ed25519-x0-sign-bit", "bytes 0–31 encode y = 1 (x = 0) with the sign bit set: §9.1 rejects, curve25519-dalek accepts (§10.8 item 3)", x0)
         var offCurve = dev.bytes
         offCurve.replaceSubrange(0..<32, with: [2] + [UInt8](repeating: 0, count: 31))
         try badBundle("issue/bundle-ed25519-off-curve", "bytes 0–31 encode y = 2, which is on no point of the curve: every decoder rejects it", offCurve)
