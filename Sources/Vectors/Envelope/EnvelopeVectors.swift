@@ -1,0 +1,7 @@
+import Primitives
+
+enum EnvelopeVectors {
+    static func file() throws -> VectorFile {
+        VectorFile(format: "envelope", description: "", cases: [])
+    }
+}
