@@ -17,7 +17,7 @@ struct BoxLayout {
     /// ciphertext ‖ tag, at least 16 bytes.
     var ciphertext: [UInt8]
 
-    /// [R14.3-3 order] / [R14.7-5 order]: kind, (wake,) enc length, then the length of the rest.
+    /// R14.3-3 and R14.7-5 (order): kind, (wake,) enc length, then the length of the rest.
     static func parse(_ b: [UInt8], kind: UInt8, hasWake: Bool) throws(WireError) -> BoxLayout {
         var at = 0
         guard b.count > at else { throw WireError(.envelopeTruncated, "empty", offset: 0) }

@@ -44,13 +44,13 @@ public enum ChannelKeys {
         }
     }
 
-    /// [R14.5-2], [R14.5-3]: the own-account rule first (§7.3's isSameAccount), then contacts by
+    /// R14.5-2, R14.5-3: the own-account rule first (§7.3's isSameAccount), then contacts by
     /// byte equality; none is `envelope_no_channel_key` (own account, no seed) or
     /// `envelope_unknown_account`.
-    public static func resolve(_ other: [UInt8], holder h: Holder) throws(WireError) -> (Channel, [UInt8]) {
+    public static func resolve(_ other: [UInt8], holder h: Holder, assumeSameAccount: Bool = false) throws(WireError) -> (Channel, [UInt8]) {
         let contact = h.contacts.first { $0.userIDHash == other }
         if Mutant.on(.envelopeContactKeyForOwnAccount), let contact { return (.contact, contact.channelKey) }
-        if Mutant.on(.envelopeIdentityFromAddressing) || AccountGate.isSameAccount(own: h.ownUserIDHash, sender: other) {
+        if assumeSameAccount || AccountGate.isSameAccount(own: h.ownUserIDHash, sender: other) {
             guard let seed = h.accountSeed else {
                 throw WireError(.envelopeNoChannelKey, "the other party is of this account and no account seed is held")
             }

@@ -37,7 +37,7 @@ struct EnvelopeInner: Sendable, Hashable {
 
     var encoded: [UInt8] { CBORWriter.encode(tree) }
 
-    /// [R14.7-7]: §1, a map with text keys, no unknown member, then payload_type, payload,
+    /// R14.7-6 (order): §1, a map with text keys, no unknown member, then payload_type, payload,
     /// sender_cert, and last the mac: absent `envelope_mac_missing`.
     static func decode(_ bytes: [UInt8]) throws(WireError) -> EnvelopeInner {
         let r = try EnvelopeMapReader(bytes, allowed: members)

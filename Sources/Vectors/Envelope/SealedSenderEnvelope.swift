@@ -24,7 +24,7 @@ public enum SealedSenderEnvelope {
         var hpke: HPKESeal.Sealed
     }
 
-    /// [R14.7-3 order]: the channel key for the recipient's account (none: `envelope_no_channel_key`
+    /// R14.7-3 (order): the channel key for the recipient's account (none: `envelope_no_channel_key`
     /// or `envelope_unknown_account`, nothing is sealed), the payload type's length, then the
     /// recipient key (`envelope_bad_recipient_key`).
     static func seal(payloadType: String, payload: [UInt8], senderCert: [UInt8], to pk: [UInt8], recipientUserIDHash: [UInt8],
@@ -54,7 +54,7 @@ public enum SealedSenderEnvelope {
         public var wake: ResendSchedule.WakeClass
     }
 
-    /// [R14.7-5 order]: layout, AEAD, inner plaintext, SenderCert, channel key, MAC, wake class.
+    /// R14.7-4 (order): layout, AEAD, inner plaintext, SenderCert, channel key, MAC, wake class.
     public static func open(_ env: [UInt8], seed: [UInt8], credentialKey: CredentialKey, now: UInt64,
                             holder: ChannelKeys.Holder) throws(WireError) -> Opened {
         let l = try BoxLayout.parse(env, kind: kind, hasWake: true)
@@ -66,7 +66,7 @@ public enum SealedSenderEnvelope {
         let identity = Mutant.on(.envelopeIdentityFromAddressing) ? (holder.ownUserIDHash ?? cert.userIDHash) : cert.userIDHash
         var channel = ChannelKeys.Channel.sibling
         do throws(WireError) {
-            let (c, key) = try ChannelKeys.resolve(cert.userIDHash, holder: holder)
+            let (c, key) = try ChannelKeys.resolve(cert.userIDHash, holder: holder, assumeSameAccount: Mutant.on(.envelopeIdentityFromAddressing))
             channel = c
             let expected = EnvelopeInner.mac(key: key, payloadType: inner.payloadType, payload: inner.payload, senderCert: inner.senderCert)
             if inner.mac == nil { throw WireError(.envelopeMACMissing, "the inner plaintext carries no mac", field: "mac") }

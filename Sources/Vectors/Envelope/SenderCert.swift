@@ -42,7 +42,7 @@ public struct SenderCert: Sendable, Hashable {
 
     public var encoded: [UInt8] { CBORWriter.encode(tree) }
 
-    /// [R14.6-3]: §1, a map with text keys, no unknown member, then the members in table order.
+    /// R14.6-4 (order): §1, a map with text keys, no unknown member, then the members in table order.
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> SenderCert {
         let r = try EnvelopeMapReader(bytes, allowed: members)
         return try SenderCert(userIDHash: try r.bytes("user_id_hash", length: userIDHashByteCount),
@@ -56,7 +56,7 @@ public struct SenderCert: Sendable, Hashable {
         return try SenderCert(userIDHash: userIDHash, deviceID: deviceID, expiresAt: expiresAt, signature: signer.sign(message))
     }
 
-    /// [R14.6-4 order]: decode (`envelope_sender_cert_malformed`), both signature halves, then
+    /// R14.6-5 (order): decode (`envelope_sender_cert_malformed`), both signature halves, then
     /// `now < expires_at_s`.
     public static func verify(_ bytes: [UInt8], key: CredentialKey, now: UInt64) throws(WireError) -> SenderCert {
         let cert: SenderCert
