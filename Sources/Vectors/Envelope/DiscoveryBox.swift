@@ -37,8 +37,13 @@ public enum DiscoveryBox {
         return Sealed(box: header + s.enc + s.ciphertext, hpke: s)
     }
 
+    /// The box bytes alone (for callers outside this module, e.g. the benchmark).
+    public static func sealedBytes(_ plaintext: [UInt8], to pk: [UInt8], direction: Direction, eseed: [UInt8]) throws(WireError) -> [UInt8] {
+        try seal(plaintext, to: pk, direction: direction, eseed: eseed).box
+    }
+
     /// The layout (byte order), then the AEAD: `envelope_open_failed` when the tag does not verify.
-    static func open(_ box: [UInt8], seed: [UInt8], direction: Direction) throws(WireError) -> [UInt8] {
+    public static func open(_ box: [UInt8], seed: [UInt8], direction: Direction) throws(WireError) -> [UInt8] {
         let l = try BoxLayout.parse(box, kind: kind, hasWake: false)
         guard let p = try HPKESeal.open(seed: seed, enc: l.enc, info: info(direction), aad: l.header, ciphertext: l.ciphertext) else {
             throw WireError(.envelopeOpenFailed, "the AES-256-GCM tag does not verify")
