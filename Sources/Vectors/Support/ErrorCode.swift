@@ -21,6 +21,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case inputBadValue = "input_bad_value"
     case unknownNamespace = "unknown_namespace"
     case unknownOp = "unknown_op"
+    /// A runner-protocol case of a format the testee does not implement (SPEC.md §6.3).
+    case unknownFormat = "unknown_format"
     case unknownField = "input_unknown_field"
     case duplicateKey = "duplicate_key"
 
@@ -108,6 +110,16 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case accountStateStaleEpoch = "account_state_stale_epoch"
     case accountStateAuthFailed = "account_state_auth_failed"
     case accountStateV0Retired = "account_state_v0_retired"
+    // HTTP services (SPEC.md §13): the in-process scenario verdict and the client-side outcome reasons
+    case httpStepFailed = "http_step_failed"
+    case pairingHelloFailed = "pairing_hello_failed"
+    case pairingHelloInvalid = "pairing_hello_invalid"
+    case pairingWireMismatch = "pairing_wire_mismatch"
+    case pairingPairedElsewhere = "pairing_paired_elsewhere"
+    case revocationNoSession = "revocation_no_session"
+    case revocationNotRegistered = "revocation_not_registered"
+    case revocationStatusFailed = "revocation_status_failed"
+    case revocationStatusInvalid = "revocation_status_invalid"
 
     // envelope codes go here (one block): DiscoveryBox, sealed-sender envelope, SenderCert, channel keys (SPEC.md §14)
     case envelopeTruncated = "envelope_truncated"
