@@ -41,6 +41,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case frameNegativeCount = "frame_negative_count"
     case frameBadRootLength = "frame_bad_root_length"
     case frameTooManyBuckets = "frame_too_many_buckets"
+    case frameBadKeyLength = "frame_bad_key_length"
 
     // sync_offer codes go here (one block, added by the sync_offer work)
     // sync_request / sync_offer / sync_ack payloads and the snapshot blob (SPEC.md §7)
