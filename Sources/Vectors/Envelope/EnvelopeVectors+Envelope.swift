@@ -32,28 +32,28 @@ extension EnvelopeVectors {
                                       accountSeed: accountSeed, contacts: contactList ?? contacts, eseed: b.eseed()), expect: expect)
         }
         try seal("valid/sync-request", "the new device's SyncRequest to a sibling: wake sync, sibling channel key", to: f.sibling, recipient: f.hashA,
-                 type: "sync_request", payload: p.request.encoded, cert: f.newDeviceCert, rules: ["14.7-1", "14.7-2", "14.8-1", "14.5-2", "14.2-1"]) {
+                 type: "sync_request", payload: p.request.encoded, cert: f.newDeviceCert, rules: ["14.7-1", "14.7-2", "14.8-1", "7.8-5", "14.5-2", "14.2-1"]) {
             $0["wake"] == .text("sync") && $0["channel"] == .text("sibling") && $0["channel_key"] == .bytes(f.siblingKey)
                 && $0["envelope"].map { if case .bytes(let e) = $0 { return Array(e.prefix(4)) == [2, 1, 4, 0x60] } else { return false } } == true
         }
         try seal("valid/sync-offer", "the sibling's SyncOffer to the new device's reply key: wake silent", to: f.newDevice, recipient: f.hashA,
-                 type: "sync_offer", payload: p.offer.encoded, cert: f.siblingCert, rules: ["14.7-1", "14.7-2", "14.8-1"]) {
+                 type: "sync_offer", payload: p.offer.encoded, cert: f.siblingCert, rules: ["14.7-1", "14.7-2", "14.8-1", "7.8-5"]) {
             $0["wake"] == .text("silent")
         }
         try seal("valid/sync-ack", "the new device's SyncAck: wake silent", to: f.sibling, recipient: f.hashA, type: "sync_ack", payload: p.ack.encoded,
-                 cert: f.newDeviceCert, rules: ["14.7-2", "14.8-1"]) { $0["wake"] == .text("silent") }
+                 cert: f.newDeviceCert, rules: ["14.7-2", "14.8-1", "7.8-5"]) { $0["wake"] == .text("silent") }
         try seal("valid/contact-b", "a frame to account B, a contact: the contact's channel key", to: f.stranger, recipient: f.hashB, type: "message",
                  payload: Array("hello B".utf8), cert: f.siblingCert, rules: ["14.5-3", "14.7-2"]) {
             $0["channel"] == .text("contact") && $0["channel_key"] == .bytes(f.contactKeyB) && $0["wake"] == .text("silent")
         }
         try seal("valid/empty-payload", "an empty payload of type sync_delta", to: f.sibling, recipient: f.hashA, type: "sync_delta", payload: [],
-                 cert: f.siblingCert, rules: ["14.7-2", "14.8-1"]) { $0["wake"] == .text("silent") }
+                 cert: f.siblingCert, rules: ["14.7-2", "14.8-1", "7.8-5"]) { $0["wake"] == .text("silent") }
         try seal("valid/payload-type-64-bytes", "a payload type of 64 UTF-8 bytes, the longest", to: f.sibling, recipient: f.hashA,
                  type: String(repeating: "t", count: 64), payload: [1], cert: f.siblingCert, rules: ["14.7-2", "14.7-3"])
         try seal("wake/upper-case-sync-request", "payload type SYNC_REQUEST: not byte-equal to sync_request, so silent", to: f.sibling, recipient: f.hashA,
-                 type: "SYNC_REQUEST", payload: p.request.encoded, cert: f.newDeviceCert, rules: ["14.8-1"]) { $0["wake"] == .text("silent") }
+                 type: "SYNC_REQUEST", payload: p.request.encoded, cert: f.newDeviceCert, rules: ["14.8-1", "7.8-5"]) { $0["wake"] == .text("silent") }
         try seal("wake/sync-request-trailing-space", "payload type \"sync_request \": silent", to: f.sibling, recipient: f.hashA,
-                 type: "sync_request ", payload: p.request.encoded, cert: f.newDeviceCert, rules: ["14.8-1"]) { $0["wake"] == .text("silent") }
+                 type: "sync_request ", payload: p.request.encoded, cert: f.newDeviceCert, rules: ["14.8-1", "7.8-5"]) { $0["wake"] == .text("silent") }
         try seal("channel/contact-entry-for-own-hash", "the device holds a contact entry for its own account's hash: the sibling key is used all the same (\"and nothing else\")",
                  to: f.sibling, recipient: f.hashA, type: "sync_request", payload: p.request.encoded, cert: f.newDeviceCert,
                  contactList: [(f.hashA, f.contactKeyB)], rules: ["14.5-2"]) { $0["channel_key"] == .bytes(f.siblingKey) }
@@ -122,7 +122,7 @@ extension EnvelopeVectors {
         }
         let requestEnv = try SealedSenderEnvelope.seal(payloadType: "sync_request", payload: p.request.encoded, senderCert: f.newDeviceCert.encoded, to: f.sibling.pub,
                                                        recipientUserIDHash: f.hashA, holder: f.holderA, eseed: b.eseed()).envelope
-        try open("valid/sync-request", "the new device's sealed request, opened by the sibling: wake sync", requestEnv, rules: ["14.7-4", "14.8-1"], nil) {
+        try open("valid/sync-request", "the new device's sealed request, opened by the sibling: wake sync", requestEnv, rules: ["14.7-4", "14.8-1", "7.8-5"], nil) {
             $0["wake"] == .text("sync") && $0["payload_type"] == .text("sync_request")
         }
         let fromB = try SealedSenderEnvelope.seal(payloadType: "message", payload: Array("hi A".utf8), senderCert: f.accountBCert.encoded, to: f.sibling.pub,
@@ -170,7 +170,7 @@ extension EnvelopeVectors {
 
         // tamper/: the seal (§14.7 step 2).
         try open("tamper/wake-flipped-to-sync", "the relay sets the wake byte of a silent frame to 01: the header is the AAD, so the tag fails",
-                 [0x02, 0x01] + Array(base[2...]), seed: f.newDevice.seed, rules: ["14.7-1", "14.7-4", "14.8-1"], .envelopeOpenFailed)
+                 [0x02, 0x01] + Array(base[2...]), seed: f.newDevice.seed, rules: ["14.7-1", "14.7-4", "14.8-1", "7.8-5"], .envelopeOpenFailed)
         for (name, at) in [("enc-byte", 100), ("ciphertext-first-byte", 1124), ("tag-last-byte", base.count - 1)] {
             try open("tamper/\(name)", "one bit flipped at byte \(at)", EnvelopeFixtures.flip(base, at: at), seed: f.newDevice.seed, rules: ["14.7-4", "14.2-2"],
                      .envelopeOpenFailed)
@@ -242,13 +242,13 @@ extension EnvelopeVectors {
 
         // wake/ (§14.7 step 7, §14.8).
         try open("wake/offer-marked-sync", "a sync_offer sealed with wake byte 01 (consistently, MAC good): the class of sync_offer is silent",
-                 try env(inner(), wake: 1, to: f.newDevice), seed: f.newDevice.seed, rules: ["14.8-1", "14.7-4"], .envelopeWrongWakeClass)
+                 try env(inner(), wake: 1, to: f.newDevice), seed: f.newDevice.seed, rules: ["14.8-1", "7.8-5", "14.7-4"], .envelopeWrongWakeClass)
         try open("wake/request-marked-silent", "a sync_request sealed with wake byte 00: its class is sync",
-                 try env(inner(type: "sync_request", payload: p.request.encoded, cert: f.newDeviceCert), wake: 0), rules: ["14.8-1", "14.7-4"], .envelopeWrongWakeClass)
+                 try env(inner(type: "sync_request", payload: p.request.encoded, cert: f.newDeviceCert), wake: 0), rules: ["14.8-1", "7.8-5", "14.7-4"], .envelopeWrongWakeClass)
         try open("wake/upper-case-type-silent", "payload type SYNC_REQUEST with wake 00: silent is right (byte comparison)",
-                 try env(inner(type: "SYNC_REQUEST", payload: p.request.encoded, cert: f.newDeviceCert), wake: 0), rules: ["14.8-1"], nil) { $0["wake"] == .text("silent") }
+                 try env(inner(type: "SYNC_REQUEST", payload: p.request.encoded, cert: f.newDeviceCert), wake: 0), rules: ["14.8-1", "7.8-5"], nil) { $0["wake"] == .text("silent") }
         try open("wake/delta-silent", "payload type sync_delta with wake 00", try env(inner(type: "sync_delta", payload: [1, 2, 3]), wake: 0),
-                 rules: ["14.8-1"], nil) { $0["wake"] == .text("silent") }
+                 rules: ["14.8-1", "7.8-5"], nil) { $0["wake"] == .text("silent") }
 
         // order/: two faults in the steps after the seal.
         try open("order/mac-missing-before-cert", "no mac and a SenderCert that does not decode: the plaintext is judged first",

@@ -28,7 +28,7 @@ extension EnvelopeVectors {
         }
         // 2. The offer, sealed to the request's reply_pubkey.
         let offOut = try b.ok("envelope_seal", "pipeline/sync-offer", "step 3: the sibling seals its SyncOffer to the request's reply_pubkey (the new device's X-Wing key)",
-                              rules: ["14.9-3", "14.8-1"],
+                              rules: ["14.9-3", "14.8-1", "7.8-5"],
                               input: sealInput(pk: p.request.replyPubkey, recipient: f.hashA, type: "sync_offer", payload: p.offer.encoded, cert: f.siblingCert.encoded,
                                                own: f.hashA, accountSeed: f.accountSeed, contacts: contacts, eseed: b.eseed())) { $0["wake"] == .text("silent") }
         let offEnv = try envelope(offOut)

@@ -1,15 +1,15 @@
 /// The wake class a sealed-sender envelope's header carries (SPEC.md §14.8): the class §7.8 gives
-/// the payload type — `sync_request` is the one payload type of class `sync`, every other is
-/// `silent`, compared byte for byte. The rule is §7.8's; this is where the envelope layer applies
-/// it, and the seam its mutants use.
+/// the payload type (`ResendSchedule.wakeClass(payloadType:)`, the one statement of the rule:
+/// `sync_request` is the only payload type of class `sync`, every other is `silent`, compared byte
+/// for byte). This layer only carries and checks it; the two envelope mutants model a sender or
+/// receiver that gets the rule wrong at this seam.
 enum PayloadWakeClass {
     typealias WakeClass = ResendSchedule.WakeClass
 
     static func of(_ payloadType: String) -> WakeClass {
         if Mutant.on(.envelopeEveryPayloadSync) { return .sync }
-        let syncType = Array(SyncPayloadType.syncRequest.rawValue.utf8)
         if Mutant.on(.envelopeWakeCaseInsensitive) { return payloadType.lowercased() == SyncPayloadType.syncRequest.rawValue ? .sync : .silent }
-        return Array(payloadType.utf8) == syncType ? .sync : .silent
+        return ResendSchedule.wakeClass(payloadType: payloadType)
     }
 
     /// The header byte: 00 silent, 01 sync.
