@@ -166,10 +166,13 @@ enum Fixtures {
         ["python3", dir.appendingPathComponent("toy.py").path, mode] + (pidFile.map { [$0] } ?? [])
     }
 
-    /// Fast deadlines for misbehaving testees: 1 s per case, 3 s for the handshake.
+    /// Fast deadlines for misbehaving testees: 1 s per case. The handshake gets 10 s: starting
+    /// python3 on a loaded 2-core machine (the test suite runs many testees in parallel) has
+    /// taken more than 3 s, and no test waits for a handshake to time out.
     static func toyOptions(_ command: [String]) -> RunOptions {
         var o = RunOptions(command: command)
         o.timeoutMultiplier = 0.1
+        o.handshakeTimeout = 100
         return o
     }
 }
