@@ -1,0 +1,97 @@
+import Primitives
+import Vectors
+
+/// `reconcile` (SPEC §5): leaf counts around the 256-bucket threshold and its multiples, pairs of
+/// replicas that share some rows and differ in others (so bucket bounds fall on held keys),
+/// tombstones, version vectors, calendar rows, and the frames both sides write, as objects and as
+/// JSON text.
+struct ReconcileFuzzGenerator: FuzzGenerator {
+    var format: String { "reconcile" }
+    var ops: [String] { ["bucketize", "respond", "encode_frame", "decode_frame"] }
+
+    func validInput(op: String, rng: inout FuzzRNG) -> JSONValue {
+        switch op {
+        case "bucketize":
+            let ns = rng.pick(Namespace.allCases.filter { $0 != .settings })
+            if rng.percent(60) {
+                let n = rng.pick([0, 1, 2, 3, 255, 256, 257, 258, 511, 512, 513, 767, 768, 769, 1000, 65_536, 65_537])
+                return .obj([("namespace", .str(ns.rawValue)), ("generate", .obj([("rule", .str("index")), ("count", .int(n))]))])
+            }
+            var leaves: [JSONValue] = []
+            for _ in 0..<rng.pick([0, 1, 2, 3, 5, 8]) {
+                leaves.append(.obj([("key", .hex(rng.bytes(rng.pick([1, 4, 16])))), ("leaf", .hex(rng.bytes(32)))]))
+            }
+            return .obj([("namespace", .str(ns.rawValue)), ("leaves", .array(leaves))])
+        case "respond":
+            return Self.respondInput(&rng)
+        case "encode_frame":
+            return .obj([("frame", Self.frame(&rng))])
+        case "decode_frame":
+            var frame = Self.frame(&rng)
+            if rng.oneIn(4), case .object(var m) = frame {
+                // Members an older or newer sibling leaves out or adds.
+                switch rng.below(3) {
+                case 0: m.removeAll { $0.0 == "vectors" || ($0.0 == "tombstones" && rng.bool()) }
+                case 1: m.insert((rng.pick(["epoch", "x", "Kind"]), .int(1)), at: rng.below(m.count + 1))
+                default: m = rng.shuffled(m)
+                }
+                frame = .object(m)
+            }
+            return .obj([("json", .str(frame.compact))])
+        default:
+            return .obj([])
+        }
+    }
+
+    /// A replica and a peer's request: the peer holds a random subset of the replica's rows, some
+    /// changed, and rows of its own.
+    static func respondInput(_ rng: inout FuzzRNG) -> JSONValue {
+        let ns = rng.pick(Namespace.allCases.filter { $0 != .settings } + [.messages, .memory, .notebook])
+        var mine: [JSONValue] = []
+        var keys = Set<[UInt8]>()
+        for _ in 0..<rng.pick([0, 1, 2, 3, 5, 8, 12]) {
+            let r = StateDigestFuzzGenerator.row(ns, &rng)
+            guard let parsed = try? Row.parse(r, namespace: ns, path: ""), keys.insert(parsed.keyBytes).inserted else { continue }
+            mine.append(r)
+        }
+        var theirs: [JSONValue] = []
+        for r in mine where !rng.oneIn(3) {
+            theirs.append(rng.oneIn(4) ? StateDigestFuzzGenerator.row(ns, &rng).setting(LeafSchema.schema(for: ns).keyField, r[LeafSchema.schema(for: ns).keyField] ?? .null) : r)
+        }
+        for _ in 0..<rng.below(3) { theirs.append(StateDigestFuzzGenerator.row(ns, &rng)) }
+        let peerRows = theirs.compactMap { try? Row.parse($0, namespace: ns, path: "") }
+        var seen = Set<[UInt8]>()
+        let unique = peerRows.filter { seen.insert($0.keyBytes).inserted }
+        let request: JSONValue
+        if let req = try? ReplicaNamespace(namespace: ns, rows: unique).request() {
+            request = req.tree.json(bigIntegersAsStrings: false)
+        } else {
+            request = .obj([("kind", .str("reconcile_req")), ("namespace", .str(ns.rawValue)), ("buckets", .array([]))])
+        }
+        var replica: [(String, JSONValue)] = [("rows", .array(mine))]
+        if !rng.oneIn(3) {
+            var tombs: [JSONValue] = []
+            let keyLength = LeafSchema.schema(for: ns).fields.first { $0.name == LeafSchema.schema(for: ns).keyField }.flatMap { f -> Int? in
+                if case .bytes(let n) = f.kind { return n } else { return nil }
+            } ?? 16
+            for _ in 0..<rng.pick([0, 1, 2, 3]) { tombs.append(.hex(rng.bytes(keyLength))) }
+            replica.append(("tombstones", .array(tombs)))
+        }
+        if rng.bool() {
+            var vv: [(String, JSONValue)] = []
+            for r in mine.prefix(3) {
+                if let k = r[LeafSchema.schema(for: ns).keyField]?.stringValue { vv.append((k.lowercased(), .obj([("device-a", .u(AdversarialValues.unsigned(&rng)))]))) }
+            }
+            replica.append(("vectors", .object(vv)))
+        }
+        return .obj([("request", request), ("replica", .object(replica))])
+    }
+
+    /// A frame: a request a replica would send, or the response a replica would give.
+    static func frame(_ rng: inout FuzzRNG) -> JSONValue {
+        let input = respondInput(&rng)
+        if rng.bool(), let req = input["request"] { return req }
+        if let out = FuzzReference.output("reconcile", "respond", input), let resp = out["response"], resp != .null { return resp }
+        return input["request"] ?? .obj([])
+    }
+}
