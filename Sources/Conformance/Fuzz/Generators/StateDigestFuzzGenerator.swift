@@ -153,6 +153,17 @@ struct StateDigestFuzzGenerator: FuzzGenerator {
             return .bool(rng.bool())
         case .textSet:
             return .array(AdversarialValues.textSet(&rng).map { .str($0) })
+        case .reactionSet:
+            // Reactors drawn from a pool of two (so equal reactors sort by emoji), emoji from the
+            // adversarial text set (NFC/NFD pairs, UTF-16 order traps), duplicates now and then.
+            let reactors = [rng.bytes(32), rng.bytes(32)]
+            var out: [JSONValue] = []
+            for _ in 0..<rng.length(max: 5) {
+                let emoji = rng.pick(["\u{1F389}", "\u{1F44D}", "\u{FF61}", "\u{1F44D}\u{1F3FD}", "e\u{301}", "\u{E9}", ""] + AdversarialValues.textSet(&rng, max: 2))
+                out.append(.object([("reactor", AdversarialValues.hex(rng.pick(reactors), &rng)), ("emoji", .str(emoji))]))
+                if rng.oneIn(6), let last = out.last { out.append(last) }
+            }
+            return .array(out)
         case .versionVector:
             var m: [(String, JSONValue)] = []
             for _ in 0..<rng.below(4) { m.append((rng.pick(["device-a", "device-b", "é", "e\u{301}", ""]), .u(AdversarialValues.unsigned(&rng)))) }
