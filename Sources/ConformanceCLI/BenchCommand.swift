@@ -12,7 +12,7 @@ enum BenchCommand {
            conformance bench runner [--vectors DIR] [--repeat N]
            conformance bench fuzz [--seconds T] [--seed S] [--python PATH]
            conformance bench fuzz-mutants [--seconds T] [--seed S] [--mutant M]... [--format F]... [--in-process]
-           conformance bench fuzz-census [--cases N] [--format F]...
+           conformance bench fuzz-census [--cases N] [--format F]... [--show N]
     """
 
     static func run(_ argv: [String]) -> Int32 {

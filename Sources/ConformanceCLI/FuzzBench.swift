@@ -93,6 +93,18 @@ enum FuzzBench {
         var sel = CaseSelection()
         var i = 0
         while i < args.count { if args[i] == "--format", i + 1 < args.count { sel.formats.append(args[i + 1]) }; i += 1 }
+        if let show = value(args, "--show").flatMap(Int.init) {
+            // The first inputs of each pair and the reference's answers, for reading a generator.
+            for c in FuzzCensus.samples(seed: seed(args), count: show, selection: sel) {
+                let answer: String
+                switch c.expected {
+                case .output(let x): answer = "ok " + JSONComparison.render(x, max: 200)
+                case .error(let e): answer = "rejected " + e
+                }
+                print("\(c.id)\(c.mutated ? " (mutated)" : ""): \(JSONComparison.render(c.input, max: 400)) -> \(answer)")
+            }
+            return 0
+        }
         let valid = FuzzCensus.census(seed: seed(args), count: n, selection: sel, invalidPercent: 0)
         let mutated = FuzzCensus.census(seed: seed(args), count: n, selection: sel, invalidPercent: 100)
         for (v, m) in zip(valid, mutated) {

@@ -36,6 +36,23 @@ public enum FuzzCensus {
         return out
     }
 
+    /// The first `count` cases of every selected pair, as the fuzzer would send them (for reading
+    /// a generator's output).
+    public static func samples(seed: UInt64, count: Int, selection: CaseSelection = CaseSelection()) -> [(id: String, mutated: Bool, input: JSONValue, expected: SuiteCase.Expected)] {
+        var options = FuzzOptions(command: [], seed: seed)
+        options.selection = selection
+        let plan = FuzzPlan.make(handlers: options.handlers, generators: options.generators, selection: selection, hello: nil)
+        let state = FuzzState(plan: plan, options: options, start: FuzzState.now())
+        var out: [(id: String, mutated: Bool, input: JSONValue, expected: SuiteCase.Expected)] = []
+        for t in plan.targets.indices {
+            for n in 0..<count {
+                guard let c = Fuzzer.prepare(t, n, state: state) else { continue }
+                out.append((c.suiteCase.id, c.mutated, c.suiteCase.input, c.suiteCase.expected))
+            }
+        }
+        return out
+    }
+
     /// The first case (by the run's round-robin order over the mutant's format) whose answer
     /// differs between the reference and the reference with `mutant` switched on, within
     /// `maxCases`; nil when none does. The comparison is the judge's: equal outputs, or equal codes.

@@ -32,7 +32,8 @@ extension FuzzGenerator {
 public enum FuzzGenerators {
     public static var all: [any FuzzGenerator] {
         [StateDigestFuzzGenerator(), ReconcileFuzzGenerator(), SyncOfferFuzzGenerator(), SignInFuzzGenerator(),
-         DeviceListFuzzGenerator(), AccountStateFuzzGenerator(), PairingFuzzGenerator(), RevocationFuzzGenerator()]
+         DeviceListFuzzGenerator(), AccountStateFuzzGenerator(), PairingFuzzGenerator(), RevocationFuzzGenerator(),
+         EnvelopeFuzzGenerator()]
     }
 
     public static func generator(for format: String) -> (any FuzzGenerator)? {
