@@ -56,35 +56,52 @@ enum FuzzBench {
         let inProcess = args.contains("--in-process")
         print("== fuzz vs the mutant catalog: \(list.count) mutant(s), \(Int(seconds)) s each, seed \(FuzzSeed.text(seed(args)))"
               + (inProcess ? " (in process, the mutant's format only)" : ": conformance fuzz --seconds \(Int(seconds)) -- conformance serve --mutant M"))
-        var found: [(Mutant, Double, String)] = []
-        var missed: [(Mutant, String)] = []
-        for m in list {
+        let parallel = max(1, value(args, "--parallel").flatMap(Int.init) ?? 1)
+        if parallel > 1 { print("(\(parallel) mutants at a time, each with its own serve process)") }
+        // One mutant: found (seconds to the first difference, what) or missed (why).
+        @Sendable func probe(_ m: Mutant) -> (Double, String)? {
             if inProcess {
-                let start = DispatchTime.now().uptimeNanoseconds
                 let hit = FuzzCensus.firstDifference(mutant: m, seed: seed(args), maxCases: Int(seconds * 200))
-                let s = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                if let hit { found.append((m, s, "\(hit.id) after \(hit.cases) case(s)")) } else { missed.append((m, "no difference in \(Int(seconds * 200)) cases")) }
-            } else {
-                var o = FuzzOptions(command: [exe, "serve", "--mutant", m.rawValue], seed: seed(args))
-                o.budget = .seconds(seconds)
-                o.stopAfter = 1
-                o.shrinkSeconds = 0
-                guard let r = try? Fuzzer.run(options: o) else { missed.append((m, "serve could not be run")); continue }
-                if let f = r.firstDifferenceNanos, let d = r.differences.first {
-                    found.append((m, Double(f) / 1e9, "\(d.original.id) \(d.failure.kind.rawValue)"))
-                } else if let f = r.firstDifferenceNanos {
-                    found.append((m, Double(f) / 1e9, "a failing case"))
-                } else {
-                    missed.append((m, "no difference in \(r.totals.cases) cases"))
-                }
+                return hit.map { (0, "\($0.id) after \($0.cases) case(s)") }
             }
-            let last = found.last?.0 == m ? String(format: "FOUND %6.2f s  %@  (%@)", found.last!.1, m.rawValue, found.last!.2) : "MISSED         \(m.rawValue)  (\(missed.last!.1))"
-            FileHandle.standardOutput.write(Data((last + "\n").utf8))
+            var o = FuzzOptions(command: [exe, "serve", "--mutant", m.rawValue], seed: seed(args))
+            o.budget = .seconds(seconds)
+            o.stopAfter = 1
+            o.shrinkSeconds = 0
+            guard let r = try? Fuzzer.run(options: o), let f = r.firstDifferenceNanos else { return nil }
+            let what = r.differences.first.map { "\($0.original.id) \($0.failure.kind.rawValue)" } ?? "a failing case"
+            return (Double(f) / 1e9, what + " after \(r.totals.cases) case(s)")
+        }
+        let box = CensusBox()
+        let lock = box.lock
+        let mutants = list
+        DispatchQueue.concurrentPerform(iterations: parallel) { _ in
+            while true {
+                lock.lock()
+                let i = box.next
+                box.next += 1
+                lock.unlock()
+                guard i < mutants.count else { return }
+                let m = mutants[i]
+                let start = DispatchTime.now().uptimeNanoseconds
+                var r = probe(m)
+                if inProcess, r != nil { r!.0 = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+                let line = r.map { String(format: "FOUND %6.2f s  %@  (%@)", $0.0, m.rawValue, $0.1) } ?? "MISSED         \(m.rawValue)"
+                lock.lock()
+                box.results[i] = r
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                lock.unlock()
+            }
+        }
+        var found: [(Mutant, Double, String)] = []
+        var missed: [Mutant] = []
+        for (i, m) in list.enumerated() {
+            if let r = box.results[i] ?? nil { found.append((m, r.0, r.1)) } else { missed.append(m) }
         }
         let times = found.map(\.1).sorted()
         let median = times.isEmpty ? 0 : times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         print(String(format: "found %d / %d (%.1f%%); median time to first difference %.2f s", found.count, list.count, 100 * Double(found.count) / Double(max(1, list.count)), median))
-        if !missed.isEmpty { print("not found: " + missed.map(\.0.rawValue).joined(separator: ", ")) }
+        if !missed.isEmpty { print("not found: " + missed.map(\.rawValue).joined(separator: ", ")) }
         return 0
     }
 
@@ -113,4 +130,11 @@ enum FuzzBench {
         }
         return 0
     }
+}
+
+/// The mutant census's shared state (one lock).
+final class CensusBox: @unchecked Sendable {
+    let lock = NSLock()
+    var next = 0
+    var results: [Int: (Double, String)?] = [:]
 }

@@ -13,7 +13,7 @@ struct DeviceListFuzzGenerator: FuzzGenerator {
     var ops: [String] {
         ["derive_identity", "credential_issue", "credential_decode", "credential_verify",
          "list_sign", "list_decode", "list_verify", "is_authorized", "adopt_if_newer",
-         "merge", "with_self_added", "with_account_leaf_retired", "contact_apply", "fanout_filter"]
+         "merge", "with_self_added", "with_account_leaf_retired", "advertise", "advertisement_decode", "contact_apply", "fanout_filter"]
     }
 
     static let t0: UInt64 = 1_767_225_600
@@ -21,6 +21,42 @@ struct DeviceListFuzzGenerator: FuzzGenerator {
     func validInput(op: String, rng: inout FuzzRNG) -> JSONValue {
         let f = Self.fixtures
         switch op {
+        case "advertise":
+            // Ids from a small pool (so self is sometimes a sibling and ids repeat), in random
+            // order and hex case; the cached CSV the canonical one, another order or case, or none.
+            let pool = (0..<5).map { _ in rng.bytes(32) }
+            let me = rng.pick(pool)
+            let siblings = (0..<rng.length(max: 5)).map { _ in rng.pick(pool) }
+            var all = Set(siblings.map { Hex.encode($0) })
+            all.insert(Hex.encode(me))
+            let canonical = all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let cached: JSONValue
+            switch rng.below(6) {
+            case 0: cached = .null
+            case 1, 2: cached = .str(canonical.joined(separator: ","))
+            case 3: cached = .str(rng.shuffled(canonical).joined(separator: ","))
+            case 4: cached = .str(canonical.joined(separator: ",").uppercased())
+            default: cached = .str(rng.pick(["", ",", canonical.joined(separator: ", ")]))
+            }
+            return .obj([("self_device", AdversarialValues.hex(me, &rng)), ("siblings", .array(siblings.map { AdversarialValues.hex($0, &rng) })),
+                         ("cached", cached)])
+        case "advertisement_decode":
+            var entries = (0..<rng.int(1...5)).map { _ in Hex.encode(rng.bytes(32)) }
+            if entries.count > 1, rng.oneIn(4) { entries.append(entries[0]) }
+            entries = rng.shuffled(entries)
+            if rng.oneIn(3) {
+                let i = rng.below(entries.count)
+                switch rng.below(7) {
+                case 0: entries[i] = entries[i].uppercased()
+                case 1: entries[i] = " " + entries[i]
+                case 2: entries[i] = String(entries[i].dropLast())
+                case 3: entries[i] = ""
+                case 4: entries[i] += "0"
+                case 5: entries[i] = String(entries[i].dropLast()) + rng.pick(["g", "\u{0661}", "\u{FF10}"])
+                default: entries.insert("", at: rng.below(entries.count + 1))
+                }
+            }
+            return .obj([("csv", .str(rng.oneIn(20) ? "" : entries.joined(separator: rng.oneIn(15) ? ";" : ",")))])
         case "derive_identity":
             let seed = rng.oneIn(5) ? [UInt8](repeating: rng.pick([0, 0xff]), count: 32) : rng.bytes(rng.percent(90) ? 32 : rng.pick([0, 31, 33]))
             return .obj([("seed", AdversarialValues.hex(seed, &rng))])

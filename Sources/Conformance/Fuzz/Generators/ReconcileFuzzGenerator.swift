@@ -7,7 +7,7 @@ import Vectors
 /// JSON text.
 struct ReconcileFuzzGenerator: FuzzGenerator {
     var format: String { "reconcile" }
-    var ops: [String] { ["bucketize", "respond", "encode_frame", "decode_frame"] }
+    var ops: [String] { ["bucketize", "respond", "encode_frame", "decode_frame", "receive_digest"] }
 
     func validInput(op: String, rng: inout FuzzRNG) -> JSONValue {
         switch op {
@@ -38,6 +38,26 @@ struct ReconcileFuzzGenerator: FuzzGenerator {
                 frame = .object(m)
             }
             return .obj([("json", .str(frame.compact))])
+        case "receive_digest":
+            // A sibling's digest: equal to ours, or some roots changed; the frame as written, with
+            // a namespace member or in upper-case hex, or of another kind.
+            let local = StateDigestFuzzGenerator.encoding(&rng)
+            var theirs = local
+            if rng.percent(60), theirs.count > 32 {
+                for _ in 0..<rng.int(1...3) {
+                    let k = rng.below((theirs.count - 1) / 32)
+                    for j in 0..<32 { theirs[1 + 32 * k + j] = rng.oneIn(3) ? 0 : UInt8(truncatingIfNeeded: rng.next()) }
+                }
+            }
+            var frame: [(String, JSONValue)] = [("kind", .str("state_digest")), ("digest", .hex(theirs))]
+            switch rng.below(10) {
+            case 0: frame.append(("namespace", .str("messages")))
+            case 1: frame[1].1 = .str(Hex.encode(theirs).uppercased())
+            case 2: frame[0].1 = .str(rng.pick(["reconcile_req", "State_digest", "state_digest "]))
+            case 3: frame.removeLast()
+            default: break
+            }
+            return .obj([("local", .hex(local)), ("frame", .object(frame)), ("reconciling", .bool(rng.bool()))])
         default:
             return .obj([])
         }
