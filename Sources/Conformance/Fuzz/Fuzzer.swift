@@ -50,9 +50,20 @@ public enum Fuzzer {
             input = g.invalidInput(op: target.op, valid: input, rng: &rng)
                 ?? JSONMutator.mutate(input, count: rng.oneIn(3) ? 2 : 1, rng: &rng)
         }
+        if mutate { input = tameGeneratedCount(input, rng: &rng) }
         let expected = FuzzCase.expected(h, op: target.op, input: input)
         let sc = SuiteCase(id: target.caseID(n), format: target.format, op: target.op, input: input, expected: expected)
         return FuzzCase(target: t, n: n, suiteCase: sc, mutated: mutate)
+    }
+
+    /// A mutated `generate.count` (§4.9, §5) of more than 4,096 leaves that the reference would
+    /// accept costs both sides up to seconds: kept one time in 32, else moved just past the limit
+    /// (a cheap rejection that still probes the edge).
+    static func tameGeneratedCount(_ input: JSONValue, rng: inout FuzzRNG) -> JSONValue {
+        guard let gen = input["generate"], case .object = gen, let c = gen["count"] else { return input }
+        let n: UInt64? = c.stringValue.flatMap { UInt64($0) } ?? { if case .number(let t) = c { return UInt64(t) } else { return nil } }()
+        guard let n, n > 4_096, n <= UInt64(LeafList.maxGeneratedCount), !rng.oneIn(32) else { return input }
+        return input.setting("generate", gen.setting("count", .number(String(LeafList.maxGeneratedCount + 1))))
     }
 
     static func worker(slot: SessionSlot, state: FuzzState) {
