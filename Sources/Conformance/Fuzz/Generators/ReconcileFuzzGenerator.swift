@@ -64,6 +64,46 @@ struct ReconcileFuzzGenerator: FuzzGenerator {
         }
     }
 
+    /// decode_frame: faults in the JSON **text** that member-level mutation cannot make (§5.3):
+    /// a member twice, NaN and Infinity and integral floats for numbers, escapes stock writers
+    /// and readers disagree on, lone surrogates, nesting past the depth limit, null members.
+    func invalidInput(op: String, valid: JSONValue, rng: inout FuzzRNG) -> JSONValue? {
+        guard op == "decode_frame", let text = valid["json"]?.stringValue, text.hasPrefix("{"), text.count > 2, rng.percent(60) else { return nil }
+        var t = text
+        let open = t.index(after: t.startIndex)
+        switch rng.below(8) {
+        case 0:
+            // A member written twice: the first copy or the last wins in lenient readers.
+            let dup = rng.pick([#""kind":"reconcile_req","#, #""kind":"reconcile_resp","#, #""namespace":"messages","#, #""namespace":"settings","#,
+                                #""buckets":[],"#, #""rows":[],"#])
+            if rng.bool() { t.insert(contentsOf: dup, at: open) } else { t.insert(contentsOf: "," + dup.dropLast(), at: t.index(before: t.endIndex)) }
+        case 1:
+            // A number spelled as NaN, Infinity, a float or negative.
+            guard let r = t.range(of: #":[0-9]+"#, options: .regularExpression) else { return nil }
+            t.replaceSubrange(t.index(after: r.lowerBound)..<r.upperBound, with: rng.pick(["NaN", "Infinity", "-Infinity", "1.0", "1e0", "-1", "01", "-0"]))
+        case 2:
+            // An escape inside a string value (namespace, kind, a hex key).
+            guard let r = t.range(of: #"":""#) else { return nil }
+            t.insert(contentsOf: rng.pick([#"\b"#, #"\f"#, #"\u2028"#, #"\u2029"#, #"\ud800"#, #"\udc00"#, #"\/"#, "\u{2028}", #"\u0000"#]), at: r.upperBound)
+        case 3:
+            // A member nested past the depth limit (32), or just at it.
+            let depth = rng.pick([31, 32, 33, 64])
+            t.insert(contentsOf: #""x":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + ",", at: open)
+        case 4:
+            t.insert(contentsOf: rng.pick([#""namespace":null,"#, #""kind":null,"#, #""tombstones":null,"#, #""vectors":null,"#, #""epoch":null,"#]), at: open)
+        case 5:
+            // Members in another order than written (a reader that checks in text order).
+            guard case .object(let m)? = try? JSONValue.parse(text) else { return nil }
+            t = JSONValue.object(m.reversed()).compact
+        case 6:
+            t = " " + t + rng.pick([" ", "\n", "\r\n", "\t"])
+        default:
+            // Trailing garbage or a second document.
+            t += rng.pick(["x", "{}", ",", "]"])
+        }
+        return valid.setting("json", .str(t))
+    }
+
     /// A replica and a peer's request: the peer holds a random subset of the replica's rows, some
     /// changed, and rows of its own.
     static func respondInput(_ rng: inout FuzzRNG) -> JSONValue {
