@@ -10,6 +10,9 @@ enum BenchCommand {
 
     USAGE: conformance bench <digest|reconcile|crypto|kem> [--rows N]
            conformance bench runner [--vectors DIR] [--repeat N]
+           conformance bench fuzz [--seconds T] [--seed S] [--python PATH]
+           conformance bench fuzz-mutants [--seconds T] [--seed S] [--mutant M]... [--format F]... [--in-process] [--parallel N]
+           conformance bench fuzz-census [--cases N] [--format F]... [--show N]
     """
 
     static func run(_ argv: [String]) -> Int32 {
@@ -23,6 +26,9 @@ enum BenchCommand {
         case "reconcile": ReconcileBench.run(leaves: rows)
         case "crypto": CryptoBench.run()
         case "kem": KEMBench.run()
+        case "fuzz": return FuzzBench.speed(args)
+        case "fuzz-mutants": return FuzzBench.mutants(args)
+        case "fuzz-census": return FuzzBench.census(args)
         case "runner":
             var repeatCount = 5
             if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]) { repeatCount = n }

@@ -14,6 +14,7 @@ enum CLI {
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
       run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
       selftest -- CMD     Check a testee's runner-protocol behaviour before any vector (§6.11).
+      fuzz [opts] -- CMD  Differential fuzzing of a testee against the reference (§6.12).
       serve               Be a testee: the reference implementation over the runner protocol.
       http [opts]         Play the HTTP scenario vectors against a live service (SPEC.md §6.13).
       serve-http NAME     Serve a reference HTTP service: pairing, identity, broken (§13).
@@ -50,6 +51,7 @@ enum CLI {
         case "verify": return VerifyCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
         case "run": return RunCommand.run(rest)
+        case "fuzz": return FuzzCommand.run(rest)
         case "serve": return ServeCommand.run(rest)
         case "http": return HTTPCommand.run(rest)
         case "serve-http": return ServeHTTPCommand.run(rest)
