@@ -2,8 +2,8 @@ import Primitives
 
 /// The one seam where the reference decides how Ed25519 and ML-DSA-65 are verified (SPEC.md
 /// §9.1, §9.2): `.suite` and `.fips204`, unless a mutant of the format asks for a stock library's
-/// rule. Every signature check in `signin` and `device_list`, and every Ed25519 key a bundle or
-/// pinned key carries, goes through here.
+/// rule. Every signature check in `signin`, `device_list` and `envelope` (the pinned keys of
+/// `PinnedHybridKey` among them), and every Ed25519 key a bundle carries, goes through here.
 enum SignatureRules {
     /// The Ed25519 rule for `format`.
     static func ed25519(_ format: String) -> Ed25519.VerificationRule {
