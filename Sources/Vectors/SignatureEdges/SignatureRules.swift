@@ -9,11 +9,12 @@ enum SignatureRules {
     static func ed25519(_ format: String) -> Ed25519.VerificationRule {
         guard let m = Mutant.active, m.format == format else { return .suite }
         switch m {
-        case .signinEd25519Cofactored, .listEd25519Cofactored: return StockEd25519Verifier.zip215.rule
-        case .signinEd25519ReducesS: return StockEd25519Verifier.reducesS.rule
-        case .signinEd25519TopBitsS: return StockEd25519Verifier.legacyScalarCheck.rule
-        case .signinEd25519RefusesSmallOrder, .listEd25519RefusesSmallOrder: return StockEd25519Verifier.libsodium.rule
-        case .signinEd25519CanonicalA: return StockEd25519Verifier.rfc8032Strict.rule
+        case .signinEd25519Cofactored, .listEd25519Cofactored, .envelopeEd25519Cofactored: return StockEd25519Verifier.zip215.rule
+        case .signinEd25519ReducesS, .envelopeEd25519ReducesS: return StockEd25519Verifier.reducesS.rule
+        case .signinEd25519TopBitsS, .envelopeEd25519TopBitsS: return StockEd25519Verifier.legacyScalarCheck.rule
+        case .signinEd25519RefusesSmallOrder, .listEd25519RefusesSmallOrder, .envelopeEd25519RefusesSmallOrder: return StockEd25519Verifier.libsodium.rule
+        case .signinEd25519CanonicalA, .envelopeEd25519CanonicalA: return StockEd25519Verifier.rfc8032Strict.rule
+        case .envelopeEd25519PrereducedCofactored: return StockEd25519Verifier.prereducedCofactored.rule
         default: return .suite
         }
     }
@@ -22,9 +23,9 @@ enum SignatureRules {
     static func mldsa(_ format: String) -> MLDSA65.VerificationRule {
         guard let m = Mutant.active, m.format == format else { return .fips204 }
         switch m {
-        case .signinMLDSAUnsortedHints, .listMLDSAUnsortedHints: return LenientMLDSAVerifier.skipsHintOrder.rule
-        case .signinMLDSAPaddingUnchecked: return LenientMLDSAVerifier.skipsHintPadding.rule
-        case .signinMLDSAZUnchecked, .listMLDSAZUnchecked: return LenientMLDSAVerifier.skipsZBound.rule
+        case .signinMLDSAUnsortedHints, .listMLDSAUnsortedHints, .envelopeMLDSAUnsortedHints: return LenientMLDSAVerifier.skipsHintOrder.rule
+        case .signinMLDSAPaddingUnchecked, .envelopeMLDSAPaddingUnchecked: return LenientMLDSAVerifier.skipsHintPadding.rule
+        case .signinMLDSAZUnchecked, .listMLDSAZUnchecked, .envelopeMLDSAZUnchecked: return LenientMLDSAVerifier.skipsZBound.rule
         default: return .fips204
         }
     }
