@@ -65,6 +65,12 @@ public struct SenderCert: Sendable, Hashable {
         }
         do { try key.verify(cert.signature, for: cert.signedMessage) } catch {
             switch error {
+            // The two mutants model a verifier that checks one half only.
+            case .ed25519Invalid where Mutant.on(.envelopeCertEd25519Ignored), .mldsaInvalid where Mutant.on(.envelopeCertMLDSAIgnored): break
+            case .bothInvalid where Mutant.on(.envelopeCertEd25519Ignored):
+                throw WireError(.envelopeSenderCertMLDSAInvalid, "the ML-DSA-65 half does not verify")
+            case .bothInvalid where Mutant.on(.envelopeCertMLDSAIgnored):
+                throw WireError(.envelopeSenderCertEd25519Invalid, "the Ed25519 half does not verify")
             case .ed25519Invalid: throw WireError(.envelopeSenderCertEd25519Invalid, "the Ed25519 half does not verify")
             case .mldsaInvalid: throw WireError(.envelopeSenderCertMLDSAInvalid, "the ML-DSA-65 half does not verify")
             case .bothInvalid, .wrongLength: throw WireError(.envelopeSenderCertBothInvalid, "neither half verifies")

@@ -2,18 +2,19 @@ import Primitives
 
 /// The one seam where the reference decides how Ed25519 and ML-DSA-65 are verified (SPEC.md
 /// §9.1, §9.2): `.suite` and `.fips204`, unless a mutant of the format asks for a stock library's
-/// rule. Every signature check in `signin` and `device_list`, and every Ed25519 key a bundle or
-/// pinned key carries, goes through here.
+/// rule. Every signature check in `signin`, `device_list` and `envelope` (the pinned keys of
+/// `PinnedHybridKey` among them), and every Ed25519 key a bundle carries, goes through here.
 enum SignatureRules {
     /// The Ed25519 rule for `format`.
     static func ed25519(_ format: String) -> Ed25519.VerificationRule {
         guard let m = Mutant.active, m.format == format else { return .suite }
         switch m {
-        case .signinEd25519Cofactored, .listEd25519Cofactored: return StockEd25519Verifier.zip215.rule
-        case .signinEd25519ReducesS: return StockEd25519Verifier.reducesS.rule
-        case .signinEd25519TopBitsS: return StockEd25519Verifier.legacyScalarCheck.rule
-        case .signinEd25519RefusesSmallOrder, .listEd25519RefusesSmallOrder: return StockEd25519Verifier.libsodium.rule
-        case .signinEd25519CanonicalA: return StockEd25519Verifier.rfc8032Strict.rule
+        case .signinEd25519Cofactored, .listEd25519Cofactored, .envelopeEd25519Cofactored: return StockEd25519Verifier.zip215.rule
+        case .signinEd25519ReducesS, .envelopeEd25519ReducesS: return StockEd25519Verifier.reducesS.rule
+        case .signinEd25519TopBitsS, .envelopeEd25519TopBitsS: return StockEd25519Verifier.legacyScalarCheck.rule
+        case .signinEd25519RefusesSmallOrder, .listEd25519RefusesSmallOrder, .envelopeEd25519RefusesSmallOrder: return StockEd25519Verifier.libsodium.rule
+        case .signinEd25519CanonicalA, .envelopeEd25519CanonicalA: return StockEd25519Verifier.rfc8032Strict.rule
+        case .envelopeEd25519PrereducedCofactored: return StockEd25519Verifier.prereducedCofactored.rule
         default: return .suite
         }
     }
@@ -22,9 +23,9 @@ enum SignatureRules {
     static func mldsa(_ format: String) -> MLDSA65.VerificationRule {
         guard let m = Mutant.active, m.format == format else { return .fips204 }
         switch m {
-        case .signinMLDSAUnsortedHints, .listMLDSAUnsortedHints: return LenientMLDSAVerifier.skipsHintOrder.rule
-        case .signinMLDSAPaddingUnchecked: return LenientMLDSAVerifier.skipsHintPadding.rule
-        case .signinMLDSAZUnchecked, .listMLDSAZUnchecked: return LenientMLDSAVerifier.skipsZBound.rule
+        case .signinMLDSAUnsortedHints, .listMLDSAUnsortedHints, .envelopeMLDSAUnsortedHints: return LenientMLDSAVerifier.skipsHintOrder.rule
+        case .signinMLDSAPaddingUnchecked, .envelopeMLDSAPaddingUnchecked: return LenientMLDSAVerifier.skipsHintPadding.rule
+        case .signinMLDSAZUnchecked, .listMLDSAZUnchecked, .envelopeMLDSAZUnchecked: return LenientMLDSAVerifier.skipsZBound.rule
         default: return .fips204
         }
     }

@@ -302,6 +302,16 @@ public enum Mutant: String, CaseIterable, Sendable {
     case envelopeUnknownMembersIgnored = "envelope.unknown-members-ignored"
     case envelopeMACOverPayloadOnly = "envelope.mac-over-payload-only"
     case envelopeKEMLengthNotChecked = "envelope.kem-length-field-ignored"
+    // envelope: the SenderCert verified with a stock verifier instead of §9.1 / §9.2 (SignatureRules)
+    case envelopeEd25519Cofactored = "envelope.ed25519-cofactored-zip215"
+    case envelopeEd25519PrereducedCofactored = "envelope.ed25519-cofactored-prereduced"
+    case envelopeEd25519ReducesS = "envelope.ed25519-s-reduced-mod-l"
+    case envelopeEd25519TopBitsS = "envelope.ed25519-s-top-bits-only"
+    case envelopeEd25519RefusesSmallOrder = "envelope.ed25519-small-order-refused"
+    case envelopeEd25519CanonicalA = "envelope.ed25519-key-aliases-refused"
+    case envelopeMLDSAUnsortedHints = "envelope.mldsa-unsorted-hints-accepted"
+    case envelopeMLDSAPaddingUnchecked = "envelope.mldsa-hint-padding-unchecked"
+    case envelopeMLDSAZUnchecked = "envelope.mldsa-z-bound-unchecked"
 
     @TaskLocal public static var active: Mutant?
 
@@ -337,6 +347,15 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .envelopeUnknownMembersIgnored: return "unknown members of the inner plaintext and the SenderCert ignored (stock CBOR-to-struct decoding)"
         case .envelopeMACOverPayloadOnly: return "the MAC computed over the payload alone, not the payload type and SenderCert"
         case .envelopeKEMLengthNotChecked: return "the enc length field ignored: 1,120 bytes read as the KEM ciphertext whatever it says"
+        case .envelopeEd25519Cofactored: return "SenderCert Ed25519 half verified as ZIP 215 does (cofactored, aliases of R compared as points): ed25519-consensus / ed25519-zebra"
+        case .envelopeEd25519PrereducedCofactored: return "SenderCert Ed25519 half checked as [8S mod L]B = [8]R + [8k mod L]A (a hurried cofactored port)"
+        case .envelopeEd25519ReducesS: return "SenderCert Ed25519 S reduced mod L instead of refused when S ≥ L"
+        case .envelopeEd25519TopBitsS: return "SenderCert Ed25519 S tested by its top three bits only (ed25519-dalek legacy_compatibility, libsodium ED25519_COMPAT)"
+        case .envelopeEd25519RefusesSmallOrder: return "SenderCert verified with libsodium's Ed25519: small-order keys and R, and key aliases, refused"
+        case .envelopeEd25519CanonicalA: return "a credential key whose Ed25519 half is an alias (y ≥ p, or -0) refused, as a strict RFC 8032 decoder does"
+        case .envelopeMLDSAUnsortedHints: return "SenderCert ML-DSA-65 hint positions not checked to increase (unsorted or repeated hints accepted)"
+        case .envelopeMLDSAPaddingUnchecked: return "SenderCert ML-DSA-65 unused hint position bytes not checked to be zero"
+        case .envelopeMLDSAZUnchecked: return "SenderCert ML-DSA-65 ‖z‖∞ < γ1 − β not checked"
         case .signinEd25519HalfOnly: return "a cert accepted when only its Ed25519 half verifies"
         case .signinMLDSAHalfOnly: return "a cert accepted when only its ML-DSA-65 half verifies"
         case .signinExpiryNotChecked: return "an expired cert accepted"
