@@ -3,7 +3,7 @@
 public enum Reference {
     public static var handlers: [any FormatHandler] {
         [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler(), DeviceListHandler(),
-         AccountStateHandler()]
+         AccountStateHandler(), SettleHandler()]
     }
 
     public static func handler(for format: String) -> (any FormatHandler)? {

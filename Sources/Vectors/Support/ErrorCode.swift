@@ -108,4 +108,10 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case accountStateStaleEpoch = "account_state_stale_epoch"
     case accountStateAuthFailed = "account_state_auth_failed"
     case accountStateV0Retired = "account_state_v0_retired"
+
+    // settle codes go here (one block): the settle loop's pure transition ops (SPEC.md §12)
+    case settleUnknownEvent = "settle_unknown_event"
+    case settleClockBackwards = "settle_clock_backwards"
+    case settleUnknownSibling = "settle_unknown_sibling"
+    case settleTimeOverflow = "settle_time_overflow"
 }
