@@ -8,7 +8,7 @@ enum BenchCommand {
     static let help = """
     OVERVIEW: Benchmarks (build with -c release). Figures only; they never fail.
 
-    USAGE: conformance bench <digest|reconcile|crypto> [--rows N]
+    USAGE: conformance bench <digest|reconcile|crypto|kem> [--rows N]
            conformance bench runner [--vectors DIR] [--repeat N]
     """
 
@@ -22,6 +22,7 @@ enum BenchCommand {
         case "digest": DigestBench.run(rows: rows)
         case "reconcile": ReconcileBench.run(leaves: rows)
         case "crypto": CryptoBench.run()
+        case "kem": KEMBench.run()
         case "runner":
             var repeatCount = 5
             if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]) { repeatCount = n }

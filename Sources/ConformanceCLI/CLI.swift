@@ -14,12 +14,14 @@ enum CLI {
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
       run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
       serve               Be a testee: the reference implementation over the runner protocol.
+      http [opts]         Play the HTTP scenario vectors against a live service (SPEC.md §6.13).
+      serve-http NAME     Serve a reference HTTP service: pairing, identity, broken (§13).
       list [opts]         Print the ids of the selected cases (same as run --list).
       mutants             List the mutants; --matrix shows which cases kill each.
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
       rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
       coverage            Fail unless every rule is pinned by some case (SPEC §2.3).
-      bench <name>        Release-build benchmarks: digest, reconcile, crypto, runner.
+      bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
       simulate [scenario] Simulate devices running the settle loop; rounds, bytes, time to converge.
 
     OPTIONS:
@@ -48,6 +50,8 @@ enum CLI {
         case "bench": return BenchCommand.run(rest)
         case "run": return RunCommand.run(rest)
         case "serve": return ServeCommand.run(rest)
+        case "http": return HTTPCommand.run(rest)
+        case "serve-http": return ServeHTTPCommand.run(rest)
         case "list": return RunCommand.run(rest + ["--list"])
         case "mutants": return MutantsCommand.run(rest)
         case "drift": return DriftCommand.run(rest)

@@ -13,6 +13,9 @@ public struct CryptoError: Error, Hashable, Sendable, CustomStringConvertible {
         case authenticationFailure = "crypto_authentication_failure"
         /// A parameter is outside what the algorithm allows (e.g. an ML-DSA context over 255 bytes).
         case invalidParameter = "crypto_invalid_parameter"
+        /// X25519 produced the all-zero shared secret: the peer's public key is a point of small
+        /// order (RFC 7748 §6.1 check, performed by `X25519.PrivateKey.sharedSecret(with:)`).
+        case zeroSharedSecret = "crypto_zero_shared_secret"
     }
 
     public let code: Code

@@ -10,10 +10,13 @@ public struct CBORReader {
     private let input: [UInt8]
     private var position: Int = 0
     private let maxDepth: Int
+    /// The strictness rules, read once per reader: all strict unless a mutant is switched on.
+    private let rules: CBORReadRules
 
     public init(_ bytes: [UInt8], maxDepth: Int = CBORReader.defaultMaxDepth) {
         input = bytes
         self.maxDepth = maxDepth
+        rules = CBORReadRules.current
     }
 
     /// Decodes exactly one item that spans all of `bytes`.
@@ -40,9 +43,10 @@ public struct CBORReader {
         return input[position..<position + n]
     }
 
-    /// Reads the argument that follows an initial byte with additional info `ai`, enforcing the
-    /// shortest form (§4.2.1 rule 1).
-    private mutating func argument(_ ai: UInt8, start: Int) throws(WireError) -> UInt64 {
+    /// Reads the argument that follows an initial byte of major type `major` with additional info
+    /// `ai`, enforcing the shortest form (§4.2.1 rule 1). Additional information 31 is an
+    /// indefinite length only in major types 2–5; in 0, 1 and 6 it is reserved (SPEC.md §1).
+    private mutating func argument(_ ai: UInt8, major: UInt8, start: Int) throws(WireError) -> UInt64 {
         switch ai {
         case 0..<24: return UInt64(ai)
         case 24...27:
@@ -50,19 +54,20 @@ public struct CBORReader {
             var v: UInt64 = 0
             for b in try take(n, at: start) { v = v << 8 | UInt64(b) }
             let minimum: UInt64 = [24, 0x100, 0x1_0000, 0x1_0000_0000][Int(ai - 24)]
-            guard v >= minimum else {
+            guard v >= minimum || !rules.shortestHeads else {
                 throw WireError(.cborNonCanonical, "argument \(v) is not in its shortest form", offset: start)
             }
             return v
-        case 31:
-            throw WireError(.cborIndefiniteLength, "indefinite length or break code", offset: start)
+        case 31 where (2...5).contains(major):
+            throw WireError(.cborIndefiniteLength, "indefinite length", offset: start)
         default:
-            throw WireError(.cborReservedInfo, "reserved additional information \(ai)", offset: start)
+            throw WireError(.cborReservedInfo, "reserved additional information \(ai) in major type \(major)", offset: start)
         }
     }
 
+    /// A count or length checked at its head, before any enclosed byte is read (SPEC.md §1 [R1-18]).
     private func length(_ v: UInt64, start: Int) throws(WireError) -> Int {
-        guard v <= UInt64(input.count - position) else {
+        guard v <= UInt64(input.count - position) || (!rules.countsAtHead && v <= UInt64(Int.max / 2)) else {
             throw WireError(.cborTruncated, "declared length \(v) exceeds the \(input.count - position) byte(s) left", offset: start)
         }
         return Int(v)
@@ -70,60 +75,54 @@ public struct CBORReader {
 
     public mutating func readItem(depth: Int) throws(WireError) -> CBOR {
         let start = position
-        guard depth < maxDepth else {
+        // Depth is checked on reaching an item, before its first byte (SPEC.md §1 [R1-15], [R1-19]).
+        guard depth < maxDepth || !rules.depthOfEveryItem else {
             throw WireError(.cborDepthExceeded, "nesting deeper than \(maxDepth)", offset: start)
         }
         let initial = try byte()
         let major = initial >> 5
         let ai = initial & 0x1f
+        if !rules.depthOfEveryItem, depth >= maxDepth, (4...6).contains(major) {
+            throw WireError(.cborDepthExceeded, "nesting deeper than \(maxDepth)", offset: start)
+        }
+        if ai == 31, (2...5).contains(major), !rules.definiteOnly {
+            return try readIndefinite(major: major, depth: depth, start: start)
+        }
         switch major {
         case 0:
-            return .unsigned(try argument(ai, start: start))
+            return .unsigned(try argument(ai, major: major, start: start))
         case 1:
-            return .negative(try argument(ai, start: start))
+            return .negative(try argument(ai, major: major, start: start))
         case 2:
-            let n = try length(try argument(ai, start: start), start: start)
+            let n = try length(try argument(ai, major: major, start: start), start: start)
             return .bytes(Array(try take(n, at: start)))
         case 3:
-            let n = try length(try argument(ai, start: start), start: start)
-            let raw = try take(n, at: start)
-            guard let s = String(validating: raw, as: UTF8.self) else {
-                throw WireError(.cborInvalidUTF8, "text string is not valid UTF-8", offset: start)
-            }
-            return .text(s)
+            let n = try length(try argument(ai, major: major, start: start), start: start)
+            return .text(try text(try take(n, at: start), start: start))
         case 4:
-            let n = try length(try argument(ai, start: start), start: start)
+            let n = try length(try argument(ai, major: major, start: start), start: start)
             var items: [CBOR] = []
-            items.reserveCapacity(n)
+            items.reserveCapacity(min(n, input.count))
             for _ in 0..<n { items.append(try readItem(depth: depth + 1)) }
             return .array(items)
         case 5:
-            // Each entry needs at least two bytes.
-            let declared = try argument(ai, start: start)
-            guard declared <= UInt64(input.count - position) / 2 else {
+            // Each entry needs at least two bytes; the count is checked at the head ([R1-18]).
+            let declared = try argument(ai, major: major, start: start)
+            guard declared <= UInt64(input.count - position) / 2 || (!rules.countsAtHead && declared <= UInt64(Int.max / 2)) else {
                 throw WireError(.cborTruncated, "map of \(declared) entries cannot fit in the bytes left", offset: start)
             }
             var entries: [CBORMapEntry] = []
-            var previousKey: ArraySlice<UInt8>? = nil
+            var keys = MapKeyChecker(rules: rules)
             for _ in 0..<Int(declared) {
                 let keyStart = position
                 let key = try readItem(depth: depth + 1)
-                let keyBytes = input[keyStart..<position]
-                if let prev = previousKey {
-                    if prev.elementsEqual(keyBytes) {
-                        throw WireError(.cborDuplicateMapKey, "map key repeated", offset: keyStart)
-                    }
-                    if !prev.lexicographicallyPrecedes(keyBytes) {
-                        throw WireError(.cborUnsortedMapKeys, "map keys not in bytewise order of their encodings", offset: keyStart)
-                    }
-                }
-                previousKey = keyBytes
+                try keys.check(input[keyStart..<position], offset: keyStart)
                 let value = try readItem(depth: depth + 1)
                 entries.append(CBORMapEntry(key: key, value: value))
             }
             return .map(entries)
         case 6:
-            let tag = try argument(ai, start: start)
+            let tag = try argument(ai, major: major, start: start)
             let inner = try readItem(depth: depth + 1)
             if tag == 2 || tag == 3 {
                 // Preferred serialization of bignums (§3.4.3): no leading zero bytes, and a value that
@@ -138,6 +137,49 @@ public struct CBORReader {
             return .tagged(tag, inner)
         default:
             return try simpleOrFloat(ai, start: start)
+        }
+    }
+
+    /// UTF-8 checked strictly (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+    private func text(_ raw: ArraySlice<UInt8>, start: Int) throws(WireError) -> String {
+        if let s = String(validating: raw, as: UTF8.self) { return s }
+        if !rules.strictUTF8 { return String(decoding: raw, as: UTF8.self) }
+        throw WireError(.cborInvalidUTF8, "text string is not valid UTF-8", offset: start)
+    }
+
+    /// Only reachable when a mutant accepts indefinite lengths (a stock decoder's default): chunks
+    /// or items until the break byte.
+    private mutating func readIndefinite(major: UInt8, depth: Int, start: Int) throws(WireError) -> CBOR {
+        var bytes: [UInt8] = []
+        var items: [CBOR] = []
+        var entries: [CBORMapEntry] = []
+        var keys = MapKeyChecker(rules: rules)
+        while true {
+            guard position < input.count else { throw WireError(.cborTruncated, "input ends inside an indefinite-length item", offset: start) }
+            if input[position] == 0xff { position += 1; break }
+            switch major {
+            case 2, 3:
+                let chunkStart = position
+                let chunk = try readItem(depth: depth + 1)
+                switch (major, chunk) {
+                case (2, .bytes(let b)): bytes += b
+                case (3, .text(let t)): bytes += Array(t.utf8)
+                default: throw WireError(.cborNonCanonical, "an indefinite string chunk of another type", offset: chunkStart)
+                }
+            case 4:
+                items.append(try readItem(depth: depth + 1))
+            default:
+                let keyStart = position
+                let key = try readItem(depth: depth + 1)
+                try keys.check(input[keyStart..<position], offset: keyStart)
+                entries.append(CBORMapEntry(key: key, value: try readItem(depth: depth + 1)))
+            }
+        }
+        switch major {
+        case 2: return .bytes(bytes)
+        case 3: return .text(try text(bytes[...], start: start))
+        case 4: return .array(items)
+        default: return .map(entries)
         }
     }
 
@@ -183,5 +225,59 @@ public struct CBORReader {
         default:
             throw WireError(.cborReservedInfo, "reserved additional information \(ai) in major type 7", offset: start)
         }
+    }
+}
+
+/// Map keys compared with the key just before them only (SPEC.md §1 [R1-11], [R1-12], [R1-20]):
+/// equal is a duplicate, smaller is out of order, so a non-adjacent repeat is reported unsorted.
+struct MapKeyChecker {
+    let rules: CBORReadRules
+    private var previous: ArraySlice<UInt8>? = nil
+    private var seen: Set<ArraySlice<UInt8>> = []
+
+    init(rules: CBORReadRules) { self.rules = rules }
+
+    mutating func check(_ key: ArraySlice<UInt8>, offset: Int) throws(WireError) {
+        defer { previous = key }
+        if rules.repeatsAgainstAllKeys {
+            guard seen.insert(key).inserted else { throw WireError(.cborDuplicateMapKey, "map key repeated", offset: offset) }
+        }
+        guard let prev = previous else { return }
+        if prev.elementsEqual(key) {
+            if rules.rejectDuplicateKeys { throw WireError(.cborDuplicateMapKey, "map key repeated", offset: offset) }
+            return
+        }
+        if rules.sortedKeys, !prev.lexicographicallyPrecedes(key) {
+            throw WireError(.cborUnsortedMapKeys, "map keys not in bytewise order of their encodings", offset: offset)
+        }
+    }
+}
+
+/// What the reader enforces. Every rule is on; a mutant switches one off to model a stock CBOR
+/// library's default (SPEC.md §1 is stricter than RFC 8949's generic decoders on each point).
+struct CBORReadRules: Sendable {
+    var shortestHeads = true
+    var definiteOnly = true
+    var sortedKeys = true
+    var rejectDuplicateKeys = true
+    var repeatsAgainstAllKeys = false
+    var depthOfEveryItem = true
+    var countsAtHead = true
+    var strictUTF8 = true
+
+    static var current: CBORReadRules {
+        var r = CBORReadRules()
+        switch Mutant.active {
+        case .cborNonShortestAccepted?: r.shortestHeads = false
+        case .cborIndefiniteAccepted?: r.definiteOnly = false
+        case .cborUnsortedKeysAccepted?: r.sortedKeys = false
+        case .cborDuplicateKeysLastWins?: r.rejectDuplicateKeys = false
+        case .cborRepeatAgainstAllKeys?: r.repeatsAgainstAllKeys = true
+        case .cborDepthContainersOnly?: r.depthOfEveryItem = false
+        case .cborCountsReadLazily?: r.countsAtHead = false
+        case .cborLossyUTF8?: r.strictUTF8 = false
+        default: break
+        }
+        return r
     }
 }

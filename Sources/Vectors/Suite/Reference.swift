@@ -3,7 +3,8 @@
 public enum Reference {
     public static var handlers: [any FormatHandler] {
         [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler(), DeviceListHandler(),
-         AccountStateHandler(), SettleHandler()]
+         AccountStateHandler(),
+         SettleHandler(), PairingHandler(), RevocationHandler()]
     }
 
     public static func handler(for format: String) -> (any FormatHandler)? {

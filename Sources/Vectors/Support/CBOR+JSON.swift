@@ -29,6 +29,9 @@ extension CBOR {
                 }
                 return (key, e.value.json(bigIntegersAsStrings: big))
             })
+        case .tagged(CBOR.embeddedJSONTag, .bytes(let literal)):
+            // A JSON number literal the tree cannot hold otherwise (SPEC.md §2): written as given.
+            return .number(String(decoding: literal, as: UTF8.self))
         case .tagged(_, let inner): return inner.json(bigIntegersAsStrings: big)
         case .simple(let v): return .number(String(v))
         case .bool(let b): return .bool(b)
@@ -36,6 +39,13 @@ extension CBOR {
         case .float(let d): return .number(String(d))
         }
     }
+
+    /// RFC 8949 tag 262, embedded JSON: in vector data it holds a JSON number literal as ASCII.
+    public static let embeddedJSONTag: UInt64 = 262
+
+    /// A JSON number literal exactly as written (`1.0`, `1e0`, `9007199254740993`), for inputs that
+    /// test how a reader takes numbers (SPEC.md §2, §2.2 rule 3). The CBOR twin holds tag 262.
+    public static func jsonNumber(_ literal: String) -> CBOR { .tagged(embeddedJSONTag, .bytes(Array(literal.utf8))) }
 
     /// Text-keyed map built in the given order (the order JSON shows).
     public static func object(_ pairs: KeyValuePairs<String, CBOR>) -> CBOR {

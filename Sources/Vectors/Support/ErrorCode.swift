@@ -114,4 +114,15 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case settleClockBackwards = "settle_clock_backwards"
     case settleUnknownSibling = "settle_unknown_sibling"
     case settleTimeOverflow = "settle_time_overflow"
+
+    // HTTP services (SPEC.md §13): the in-process scenario verdict and the client-side outcome reasons
+    case httpStepFailed = "http_step_failed"
+    case pairingHelloFailed = "pairing_hello_failed"
+    case pairingHelloInvalid = "pairing_hello_invalid"
+    case pairingWireMismatch = "pairing_wire_mismatch"
+    case pairingPairedElsewhere = "pairing_paired_elsewhere"
+    case revocationNoSession = "revocation_no_session"
+    case revocationNotRegistered = "revocation_not_registered"
+    case revocationStatusFailed = "revocation_status_failed"
+    case revocationStatusInvalid = "revocation_status_invalid"
 }

@@ -2,9 +2,9 @@
 /// the same bytes (one request_id) each time.
 ///
 /// The relay is pure-ephemeral with no mailbox, so a single request aimed at a sleeping sibling
-/// is lost; re-sends keep the frame available for ~35 s while it boots. Only the first send is
-/// marked push-waking: the relay turns it into an alert-class push that can relaunch a
-/// force-quit app and then dedups the wake until the device reconnects.
+/// is lost; re-sends keep the frame available for ~35 s while it boots. Every send is a
+/// `sync_request`, so every send is of wake class `sync`: the payload type decides the class, and
+/// it is the relay, not the sender, that keeps the wake from repeating (`RelayWake`).
 public enum ResendSchedule {
     public static let intervalMs: Int64 = 5_000
     public static let maxSends = 7
@@ -12,10 +12,17 @@ public enum ResendSchedule {
     public static let coverageMs: Int64 = intervalMs * Int64(maxSends)
 
     public enum WakeClass: String, Sendable {
-        /// The push-waking class (WakeClass::Sync).
+        /// The push-waking class (WakeClass::Sync): the relay may turn it into an alert push.
         case sync
         /// Every other frame.
         case silent
+    }
+
+    /// SPEC.md §7.8 [R7.8-5]: `sync_request` is the sole payload type of class `sync`, compared
+    /// byte for byte; every other type (the offer, the ack, every later delta) is `silent`.
+    public static func wakeClass(payloadType: String) -> WakeClass {
+        if Mutant.on(.syncWakeClassCaseInsensitive) { return payloadType.lowercased() == SyncPayloadType.syncRequest.rawValue ? .sync : .silent }
+        return Array(payloadType.utf8) == Array(SyncPayloadType.syncRequest.rawValue.utf8) ? .sync : .silent
     }
 
     public struct Send: Sendable, Equatable {
@@ -26,7 +33,8 @@ public enum ResendSchedule {
     }
 
     public static func send(_ i: Int) -> Send {
-        Send(index: i, atMs: Int64(i) * intervalMs, wake: i == 0 || Mutant.on(.syncEverySendWakes) ? .sync : .silent)
+        let wake = Mutant.on(.syncOnlyFirstSendWakes) && i > 0 ? WakeClass.silent : wakeClass(payloadType: SyncPayloadType.syncRequest.rawValue)
+        return Send(index: i, atMs: Int64(i) * intervalMs, wake: wake)
     }
 
     /// Every send due by `elapsedMs` (≥ 0): those with `atMs ≤ elapsedMs`.
@@ -44,4 +52,33 @@ public enum ResendSchedule {
 
     /// True from `coverageMs` on.
     public static func exhausted(elapsedMs: Int64) -> Bool { elapsedMs >= coverageMs }
+}
+
+/// The relay's wake de-duplication for one target device (SPEC.md §7.8 [R7.8-6]): "the relay then
+/// dedups the wake until that device reconnects". A `sync` frame becomes an alert push only when no
+/// alert push went to the device since it last reconnected (or ever).
+public enum RelayWake {
+    public enum Event: String, Sendable, CaseIterable {
+        case sync
+        case silent
+        case reconnect
+    }
+
+    /// The indexes of the events that cause an alert push, ascending.
+    public static func pushes(_ events: [Event]) -> [Int] {
+        var woken = false
+        var out: [Int] = []
+        for (i, e) in events.enumerated() {
+            switch e {
+            case .sync:
+                if !woken || Mutant.on(.syncRelayNoDedup) { out.append(i) }
+                woken = true
+            case .silent:
+                break
+            case .reconnect:
+                if !Mutant.on(.syncRelayDedupForever) { woken = false }
+            }
+        }
+        return out
+    }
 }

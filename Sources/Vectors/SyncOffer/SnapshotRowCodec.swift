@@ -1,18 +1,82 @@
+import Foundation
 import Primitives
 
-/// A §4 row as one CBOR map inside a snapshot (SPEC.md §7.4): the same field names and types as
-/// vector input, with byte strings as CBOR byte strings and dates as integer milliseconds.
+/// The fields a snapshot row carries beyond its §4.4 schema (SPEC.md §7.4 [R7.4-3]): contact key
+/// material the seed's import writes ("pubkey, userIDHash, accountSigningPubkey, channelKey"),
+/// never hashed into a leaf.
+enum SnapshotFields {
+    static let contacts: [FieldSpec] = [
+        FieldSpec(name: "pubkey", kind: .bytes(length: nil), optional: true, role: .excluded(reason: "snapshot field")),
+        FieldSpec(name: "accountSigningPubkey", kind: .bytes(length: nil), optional: true, role: .excluded(reason: "snapshot field")),
+        FieldSpec(name: "channelKey", kind: .bytes(length: 32), optional: true, role: .excluded(reason: "snapshot field")),
+    ]
+
+    /// The snapshot fields of a namespace, in §7.4 table order.
+    static func all(for ns: Namespace) -> [FieldSpec] { ns == .contacts ? contacts : [] }
+
+    /// The ones a reader recognises (all of them, unless a mutant models a reader that only knows §4.4).
+    static func known(for ns: Namespace) -> [FieldSpec] { Mutant.on(.syncSnapshotFieldsUnknown) ? [] : all(for: ns) }
+}
+
+/// A row of a snapshot: a §4 row plus its snapshot fields.
+public struct SnapshotRow: Sendable, Hashable {
+    public var row: Row
+    /// Values of `SnapshotFields.all(for: namespace)`, nil when absent.
+    public var extras: [FieldValue?]
+
+    public init(_ row: Row, extras: [FieldValue?]? = nil) {
+        self.row = row
+        self.extras = extras ?? Array(repeating: nil, count: SnapshotFields.all(for: row.namespace).count)
+    }
+
+    public var namespace: Namespace { row.namespace }
+    public var keyBytes: [UInt8] { row.keyBytes }
+
+    /// A §4.4 field or a snapshot field by name.
+    public subscript(name: String) -> FieldValue? {
+        get {
+            if row.schema.index(of: name) != nil { return row[name] }
+            return SnapshotFields.all(for: namespace).firstIndex { $0.name == name }.flatMap { extras[$0] }
+        }
+        set {
+            if row.schema.index(of: name) != nil { row[name] = newValue; return }
+            guard let i = SnapshotFields.all(for: namespace).firstIndex(where: { $0.name == name }) else { preconditionFailure("no field \(name)") }
+            extras[i] = newValue
+        }
+    }
+}
+
+/// A snapshot row as one CBOR map (SPEC.md §7.4): the same field names and types as vector input,
+/// byte strings as CBOR byte strings, dates as integer milliseconds.
 ///
 /// Reading checks CBOR major types, not JSON spellings: a text string where a byte field belongs
 /// is `sync_bad_type` even if it happens to look like hex.
 enum SnapshotRowCodec {
-    /// The canonical tree: present fields only, text sets sorted by UTF-8 bytes without duplicates
-    /// (one store, one encoding), version-vector keys sorted.
-    static func tree(_ row: Row) -> CBOR {
-        let schema = row.schema
-        return .object(schema.fields.indices.compactMap { i in
-            row.values[i].map { (schema.fields[i].name, canonical($0).tree) }
-        })
+    /// The row's present fields: §4.4 fields in table order, then its snapshot fields in §7.4
+    /// order, text sets sorted by UTF-8 bytes without duplicates (one store, one encoding).
+    static func tree(_ r: SnapshotRow, wire: Bool = false) -> CBOR {
+        let schema = r.row.schema
+        var pairs: [(String, CBOR)] = schema.fields.indices.compactMap { i in
+            r.row.values[i].map { (schema.fields[i].name, value($0, wire: wire)) }
+        }
+        let extra = SnapshotFields.all(for: r.namespace)
+        for (i, f) in extra.enumerated() { if let v = r.extras[i] { pairs.append((f.name, value(v, wire: wire))) } }
+        return .object(pairs)
+    }
+
+    static func value(_ v: FieldValue, wire: Bool) -> CBOR {
+        let t = canonical(v).tree
+        // A writer that normalises text to NFC (a platform string API's default): wrong, §7.4.
+        if wire, Mutant.on(.syncTextNFC) { return nfc(t) }
+        return t
+    }
+
+    static func nfc(_ t: CBOR) -> CBOR {
+        switch t {
+        case .text(let s): return .text(s.precomposedStringWithCanonicalMapping)
+        case .array(let a): return .array(a.map(nfc))
+        default: return t
+        }
     }
 
     static func canonical(_ v: FieldValue) -> FieldValue {
@@ -20,33 +84,59 @@ enum SnapshotRowCodec {
         return v
     }
 
+    /// How text orders in sets and keys: UTF-8 bytes (SPEC.md §2.2 rule 5, §7.4).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        if Mutant.on(.syncTextSetUTF16Order) { return Array(a.utf16).lexicographicallyPrecedes(Array(b.utf16)) }
+        return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+    }
+
+    /// Sorted, duplicates removed, both by UTF-8 bytes: NFC and NFD spellings are two elements.
     static func normalisedSet(_ s: [String]) -> [String] {
-        var seen = Set<String>()
-        return s.filter { seen.insert($0).inserted }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        var seen = Set<[UInt8]>()
+        return s.filter { seen.insert(Array($0.utf8)).inserted }.sorted(by: precedes)
     }
 
-    /// A row with text sets normalised, so rows built from JSON input compare equal to decoded ones.
-    static func canonical(_ row: Row) -> Row {
-        var r = row
-        r.values = r.values.map { $0.map(canonical) }
-        return r
+    static func canonical(_ r: SnapshotRow) -> SnapshotRow {
+        var c = r
+        c.row.values = c.row.values.map { $0.map(canonical) }
+        return c
     }
 
-    static func decode(_ item: CBOR, namespace ns: Namespace, path: String) throws(WireError) -> Row {
-        guard case .map(let entries) = item else { throw WireError(.syncBadType, "a row is a CBOR map", field: path) }
+    /// Step 7 of SPEC.md §7.4 for one row: members in encoding order ([R7.4-17]), then required
+    /// fields ([R7.4-18]).
+    static func decode(_ item: CBOR, namespace ns: Namespace, path: String) throws(WireError) -> SnapshotRow {
+        guard case .map(var entries) = item else { throw WireError(.syncBadType, "a row is a CBOR map", field: path) }
+        if Mutant.on(.syncNullMemberAbsent) { entries.removeAll { $0.value == .null } }
         let schema = LeafSchema.schema(for: ns)
+        let extra = SnapshotFields.known(for: ns)
         var values = [FieldValue?](repeating: nil, count: schema.fields.count)
-        for e in entries {
-            guard case .text(let name) = e.key else { throw WireError(.syncBadType, "row keys are text strings", field: path) }
-            guard let i = schema.index(of: name) else {
+        var extras = [FieldValue?](repeating: nil, count: SnapshotFields.all(for: ns).count)
+
+        func member(_ name: String, _ v: CBOR) throws(WireError) {
+            if let i = schema.index(of: name) {
+                values[i] = try value(v, kind: schema.fields[i].kind, path: "\(path).\(name)")
+            } else if let i = extra.firstIndex(where: { $0.name == name }) {
+                extras[i] = try value(v, kind: extra[i].kind, path: "\(path).\(name)")
+            } else {
                 throw WireError(.syncUnknownField, "\(ns.rawValue) rows have no field \(name)", field: "\(path).\(name)")
             }
-            values[i] = try value(e.value, kind: schema.fields[i].kind, path: "\(path).\(name)")
+        }
+        var named: [(String, CBOR)] = []
+        for e in entries {
+            guard case .text(let name) = e.key else { throw WireError(.syncBadType, "row keys are text strings", field: path) }
+            named.append((name, e.value))
+        }
+        if Mutant.on(.syncRowFieldsSchemaOrder) {
+            // A reader that walks the schema, then complains about whatever is left.
+            for f in schema.fields + extra { if let v = named.first(where: { $0.0 == f.name }) { try member(v.0, v.1) } }
+            for (name, v) in named where schema.index(of: name) == nil && !extra.contains(where: { $0.name == name }) { try member(name, v) }
+        } else {
+            for (name, v) in named { try member(name, v) }
         }
         for (i, f) in schema.fields.enumerated() where values[i] == nil && !f.optional && f.kind != .normalizedHash {
             throw WireError(.syncMissingField, "\(ns.rawValue) rows need \(f.name)", field: "\(path).\(f.name)")
         }
-        return Row(namespace: ns, values: values)
+        return SnapshotRow(Row(namespace: ns, values: values), extras: extras)
     }
 
     static func value(_ v: CBOR, kind: FieldKind, path: String) throws(WireError) -> FieldValue {
@@ -64,6 +154,7 @@ enum SnapshotRowCodec {
             guard case .text(let s) = v else { throw bad("a text string") }
             return .text(s)
         case .uint:
+            if case .float(let d) = v, Mutant.on(.syncFloatAsInteger), d >= 0, d == d.rounded(), d < 0x1p64 { return .uint(UInt64(d)) }
             guard case .unsigned(let n) = v else { throw bad("an unsigned integer") }
             return .uint(n)
         case .int, .date:
@@ -86,7 +177,7 @@ enum SnapshotRowCodec {
             var out: [String] = []
             for item in items {
                 guard case .text(let s) = item else { throw bad("an array of text strings") }
-                if let last = out.last, !Array(last.utf8).lexicographicallyPrecedes(Array(s.utf8)) {
+                if let last = out.last, !precedes(last, s) {
                     throw WireError(.syncBadValue, "a text set is written sorted by UTF-8 bytes without duplicates", field: path)
                 }
                 out.append(s)
@@ -101,5 +192,22 @@ enum SnapshotRowCodec {
             }
             return .versionVector(out)
         }
+    }
+
+    // MARK: vector input
+
+    /// A row of a `SNAPSHOT` input (SPEC.md §7.9 [R7.9-7]): the snapshot fields taken out, the
+    /// rest read as a §4 row (§4.3's rules and order), then the snapshot fields in §7.4 order.
+    static func parse(_ json: JSONValue, namespace ns: Namespace, path: String) throws(WireError) -> SnapshotRow {
+        guard let members = json.objectValue else { throw WireError(.inputBadType, "a row must be an object", field: path) }
+        let extra = SnapshotFields.known(for: ns)
+        let rest = members.filter { m in !extra.contains { $0.name == m.0 } }
+        let row = try Row.parse(.object(rest), namespace: ns, path: path)
+        var extras = [FieldValue?](repeating: nil, count: SnapshotFields.all(for: ns).count)
+        for (i, f) in extra.enumerated() {
+            guard let v = json[f.name] else { continue }
+            extras[i] = try Row.parseValue(v, kind: f.kind, path: "\(path).\(f.name)")
+        }
+        return SnapshotRow(row, extras: extras)
     }
 }

@@ -11,7 +11,8 @@ public struct SyncAck: Sendable, Hashable {
         self.ok = ok
     }
 
-    static let members = ["request_id", "ok"]
+    /// The members in table order (SPEC.md §7.2), `type` aside; the encoding order differs.
+    static let fields: [(String, PayloadShape)] = [("request_id", .bytes(SyncRequest.requestIDByteCount)), ("ok", .bool)]
 
     public var tree: CBOR {
         .object([("type", .text(SyncPayloadType.syncAck.rawValue)), ("request_id", .bytes(requestID)), ("ok", .bool(ok))])
@@ -20,7 +21,7 @@ public struct SyncAck: Sendable, Hashable {
     public var encoded: [UInt8] { CBORWriter.encode(tree) }
 
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> SyncAck {
-        let r = try SyncMapReader(bytes, tag: .syncAck, allowed: members)
-        return SyncAck(requestID: try r.bytes("request_id", length: SyncRequest.requestIDByteCount), ok: try r.bool("ok"))
+        let r = try SyncMapReader(bytes, tag: .syncAck, fields: fields)
+        return SyncAck(requestID: r.bytes("request_id"), ok: r.bool("ok"))
     }
 }

@@ -26,7 +26,9 @@ public struct SyncOffer: Sendable, Hashable {
         self.sizeBytes = sizeBytes
     }
 
-    static let members = ["blob_id", "key", "nonce", "sha256", "size_bytes"]
+    /// The members in table order (SPEC.md §7.2), `type` aside; the encoding order differs.
+    static let fields: [(String, PayloadShape)] = [("blob_id", .bytes(blobIDByteCount)), ("key", .bytes(AES256GCM.keyByteCount)),
+                                                   ("nonce", .bytes(AES256GCM.nonceByteCount)), ("sha256", .bytes(SHA256.byteCount)), ("size_bytes", .uint)]
 
     public var tree: CBOR {
         .object([("type", .text(SyncPayloadType.syncOffer.rawValue)), ("blob_id", .bytes(blobID)), ("key", .bytes(key)),
@@ -36,11 +38,7 @@ public struct SyncOffer: Sendable, Hashable {
     public var encoded: [UInt8] { CBORWriter.encode(tree) }
 
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> SyncOffer {
-        let r = try SyncMapReader(bytes, tag: .syncOffer, allowed: members)
-        return SyncOffer(blobID: try r.bytes("blob_id", length: blobIDByteCount),
-                         key: try r.bytes("key", length: AES256GCM.keyByteCount),
-                         nonce: try r.bytes("nonce", length: AES256GCM.nonceByteCount),
-                         sha256: try r.bytes("sha256", length: SHA256.byteCount),
-                         sizeBytes: try r.unsigned("size_bytes"))
+        let r = try SyncMapReader(bytes, tag: .syncOffer, fields: fields)
+        return SyncOffer(blobID: r.bytes("blob_id"), key: r.bytes("key"), nonce: r.bytes("nonce"), sha256: r.bytes("sha256"), sizeBytes: r.unsigned("size_bytes"))
     }
 }

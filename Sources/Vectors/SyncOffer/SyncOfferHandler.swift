@@ -7,7 +7,8 @@ public struct SyncOfferHandler: FormatHandler {
     public var format: String { "sync_offer" }
     public var ops: [String] {
         ["encode_request", "decode_request", "encode_offer", "decode_offer", "encode_ack", "decode_ack",
-         "encode_snapshot", "decode_snapshot", "seal", "receive", "handle_request", "import", "schedule"]
+         "encode_snapshot", "decode_snapshot", "seal", "receive", "handle_request", "import", "schedule",
+         "wake_class", "relay_wake"]
     }
 
     public func generate() throws -> VectorFile { try SyncOfferVectors.file() }
@@ -27,33 +28,86 @@ public struct SyncOfferHandler: FormatHandler {
         case "handle_request": return try handleRequest(input)
         case "import": return try importOp(input)
         case "schedule": return try schedule(input)
+        case "wake_class": return try wakeClass(input)
+        case "relay_wake": return try relayWake(input)
         default: throw WireError(.unknownOp, "sync_offer has no op \(op)", field: "op")
         }
     }
 
-    // MARK: input readers
+    // MARK: input readers (SPEC.md §2.2, §7.9)
 
-    static func cbor(_ input: JSONValue) throws(WireError) -> [UInt8] {
-        try Input.bytes(try Input.member(input, "cbor", path: ""), path: "cbor")
-    }
-
-    static func bytes(_ input: JSONValue, _ name: String, length: Int?, path: String = "") throws(WireError) -> [UInt8] {
-        let p = path.isEmpty ? name : "\(path).\(name)"
-        let b = try Input.bytes(try Input.member(input, name, path: path), path: p)
-        if let length, b.count != length { throw WireError(.inputBadLength, "expected \(length) bytes, got \(b.count)", field: p) }
-        return b
-    }
-
-    static func unsigned(_ input: JSONValue, _ name: String, path: String = "") throws(WireError) -> UInt64 {
-        guard let n = try Input.member(input, name, path: path).uint64Value else {
-            throw WireError(.inputBadType, "expected an unsigned integer", field: path.isEmpty ? name : "\(path).\(name)")
+    /// The one seam where this format reads integers and hex from op inputs. Strict by §2.2; each
+    /// mutant models a stock JSON or hex library's default.
+    static func integerText(_ v: JSONValue, path: String) throws(WireError) -> String {
+        func bad() -> WireError { WireError(.inputBadType, "expected an integer (a JSON integer or a canonical decimal string)", field: path) }
+        switch v {
+        case .string(let s):
+            if Mutant.on(.syncDecimalStringsRefused) { throw bad() }
+            if Mutant.on(.syncDecimalStringsLenient) {
+                // What Int(…) after trimming, or Python's int(), lets through: spaces, +, leading zeros, _.
+                var t = Substring(s.filter { $0 != "_" && $0 != " " })
+                if t.hasPrefix("+") { t = t.dropFirst() }
+                let neg = t.hasPrefix("-")
+                if neg { t = t.dropFirst() }
+                let digits = t.drop { $0 == "0" }
+                guard !t.isEmpty, t.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw bad() }
+                return (neg && !digits.isEmpty ? "-" : "") + (digits.isEmpty ? "0" : String(digits))
+            }
+            guard let t = v.integerText else { throw bad() }
+            return t
+        case .number(let n):
+            if Mutant.on(.syncIntegersAsDoubles) || (Mutant.on(.syncIntegralFloatsAccepted) && v.integerText == nil) {
+                // A JSON library that reads every number as a double.
+                guard let d = Double(n), d == d.rounded(), abs(d) < 0x1p64 else { throw bad() }
+                return d < 0 ? String(Int64(d)) : String(UInt64(d))
+            }
+            guard let t = v.integerText else { throw bad() }
+            return t
+        default:
+            throw bad()
         }
+    }
+
+    static func uint64(_ v: JSONValue, path: String) throws(WireError) -> UInt64 {
+        let t = try integerText(v, path: path)
+        guard let n = t == "-0" ? 0 : UInt64(t) else { throw WireError(.inputBadType, "expected an integer 0 … 2^64 − 1", field: path) }
         return n
     }
 
+    static func int64(_ v: JSONValue, path: String) throws(WireError) -> Int64 {
+        guard let n = Int64(try integerText(v, path: path)) else { throw WireError(.inputBadType, "expected an integer −2^63 … 2^63 − 1", field: path) }
+        return n
+    }
+
+    static func hex(_ v: JSONValue, path: String, length: Int? = nil) throws(WireError) -> [UInt8] {
+        if Mutant.on(.syncHexLowercaseOnly), let s = v.stringValue, s.utf8.contains(where: { (0x41...0x46).contains($0) }) {
+            throw WireError(.inputBadValue, "not lowercase hex", field: path)
+        }
+        return try Input.bytes(v, path: path, length: length)
+    }
+
+    /// An optional member (`name?`): nil when absent; `null` is a value of the wrong type ([R7.9-4]).
+    static func optional(_ v: JSONValue, _ name: String, path: String) throws(WireError) -> JSONValue? {
+        let m = try Input.optionalMember(v, name, path: path)
+        if Mutant.on(.syncNullInputAbsent), m == .null { return nil }
+        return m
+    }
+
+    static func cbor(_ input: JSONValue) throws(WireError) -> [UInt8] {
+        try hex(try Input.member(input, "cbor", path: ""), path: "cbor")
+    }
+
+    static func bytes(_ input: JSONValue, _ name: String, length: Int?, path: String = "") throws(WireError) -> [UInt8] {
+        try hex(try Input.member(input, name, path: path), path: Input.join(path, name), length: length)
+    }
+
+    static func unsigned(_ input: JSONValue, _ name: String, path: String = "") throws(WireError) -> UInt64 {
+        try uint64(try Input.member(input, name, path: path), path: Input.join(path, name))
+    }
+
     static func optionalBytes(_ input: JSONValue, _ name: String) throws(WireError) -> [UInt8]? {
-        guard let v = input[name] else { return nil }
-        return try Input.bytes(v, path: name)
+        guard let v = try optional(input, name, path: "") else { return nil }
+        return try hex(v, path: name)
     }
 
     static func request(_ v: JSONValue) throws(WireError) -> SyncRequest {
@@ -72,8 +126,7 @@ public struct SyncOfferHandler: FormatHandler {
 
     static func ack(_ v: JSONValue) throws(WireError) -> SyncAck {
         let id = try bytes(v, "request_id", length: SyncRequest.requestIDByteCount)
-        guard let ok = try Input.member(v, "ok", path: "").boolValue else { throw WireError(.inputBadType, "expected true or false", field: "ok") }
-        return SyncAck(requestID: id, ok: ok)
+        return SyncAck(requestID: id, ok: try Input.bool(try Input.member(v, "ok", path: ""), path: "ok"))
     }
 
     // MARK: ops
@@ -94,7 +147,8 @@ public struct SyncOfferHandler: FormatHandler {
         let blob = try Self.bytes(input, "blob", length: nil)
         let own = try Self.optionalBytes(input, "own_user_id_hash")
         let sender = try Self.bytes(input, "sender_user_id_hash", length: nil)
-        let cap = input["max_blob_bytes"] == nil ? SyncBlob.syncMaxBlobBytes : try Self.unsigned(input, "max_blob_bytes")
+        let capJSON = try Self.optional(input, "max_blob_bytes", path: "")
+        let cap = try capJSON.map { (v) throws(WireError) in try Self.uint64(v, path: "max_blob_bytes") } ?? SyncBlob.syncMaxBlobBytes
         let o = try SyncReceiver.receive(offer: offer, requestID: requestID, blob: blob, ownUserIDHash: own, senderUserIDHash: sender, maxBlobBytes: cap)
         return SyncOfferOutput.received(o).json
     }
@@ -109,9 +163,7 @@ public struct SyncOfferHandler: FormatHandler {
 
     func importOp(_ input: JSONValue) throws(WireError) -> JSONValue {
         var store = try SyncSnapshot.parse(try Input.member(input, "store", path: ""), path: "store")
-        guard let list = try Input.member(input, "snapshots", path: "").arrayValue else {
-            throw WireError(.inputBadType, "expected an array of snapshots", field: "snapshots")
-        }
+        let list = try Input.array(try Input.member(input, "snapshots", path: ""), path: "snapshots")
         var inserted: [Int] = []
         for (i, s) in list.enumerated() {
             inserted.append(store.importing(try SyncSnapshot.parse(s, path: "snapshots[\(i)]")))
@@ -120,11 +172,27 @@ public struct SyncOfferHandler: FormatHandler {
     }
 
     func schedule(_ input: JSONValue) throws(WireError) -> JSONValue {
-        guard let t = try Input.member(input, "elapsed_ms", path: "").int64Value else {
-            throw WireError(.inputBadType, "expected integer milliseconds", field: "elapsed_ms")
-        }
+        let t = try Self.int64(try Input.member(input, "elapsed_ms", path: ""), path: "elapsed_ms")
         guard t >= 0 else { throw WireError(.inputBadValue, "elapsed time is never negative", field: "elapsed_ms") }
         return SyncOfferOutput.schedule(elapsedMs: t).json
+    }
+
+    func wakeClass(_ input: JSONValue) throws(WireError) -> JSONValue {
+        let t = try Input.text(try Input.member(input, "payload_type", path: ""), path: "payload_type")
+        return CBOR.object([("wake", .text(ResendSchedule.wakeClass(payloadType: t).rawValue))]).json
+    }
+
+    func relayWake(_ input: JSONValue) throws(WireError) -> JSONValue {
+        let items = try Input.array(try Input.member(input, "events", path: ""), path: "events")
+        var events: [RelayWake.Event] = []
+        for (i, item) in items.enumerated() {
+            let s = try Input.text(item, path: "events[\(i)]")
+            guard let e = RelayWake.Event.allCases.first(where: { Array($0.rawValue.utf8) == Array(s.utf8) }) else {
+                throw WireError(.inputBadValue, "an event is sync, silent or reconnect", field: "events[\(i)]")
+            }
+            events.append(e)
+        }
+        return CBOR.object([("pushes", .array(RelayWake.pushes(events).map { .unsigned(UInt64($0)) }))]).json
     }
 }
 

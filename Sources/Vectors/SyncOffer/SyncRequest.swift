@@ -22,7 +22,8 @@ public struct SyncRequest: Sendable, Hashable {
         self.timestampMs = timestampMs
     }
 
-    static let members = ["request_id", "reply_pubkey", "timestamp_ms"]
+    /// The members in table order (SPEC.md §7.2), `type` aside.
+    static let fields: [(String, PayloadShape)] = [("request_id", .bytes(requestIDByteCount)), ("reply_pubkey", .bytes(replyPubkeyByteCount)), ("timestamp_ms", .uint)]
 
     public var tree: CBOR {
         .object([("type", .text(SyncPayloadType.syncRequest.rawValue)), ("request_id", .bytes(requestID)),
@@ -32,9 +33,7 @@ public struct SyncRequest: Sendable, Hashable {
     public var encoded: [UInt8] { CBORWriter.encode(tree) }
 
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> SyncRequest {
-        let r = try SyncMapReader(bytes, tag: .syncRequest, allowed: members)
-        return SyncRequest(requestID: try r.bytes("request_id", length: requestIDByteCount),
-                           replyPubkey: try r.bytes("reply_pubkey", length: replyPubkeyByteCount),
-                           timestampMs: try r.unsigned("timestamp_ms"))
+        let r = try SyncMapReader(bytes, tag: .syncRequest, fields: fields)
+        return SyncRequest(requestID: r.bytes("request_id"), replyPubkey: r.bytes("reply_pubkey"), timestampMs: r.unsigned("timestamp_ms"))
     }
 }

@@ -20,6 +20,11 @@ struct CBORReaderTests {
         Bad(hex: "9fff", code: .cborIndefiniteLength, offset: 0),
         Bad(hex: "bfff", code: .cborIndefiniteLength, offset: 0),
         Bad(hex: "1c", code: .cborReservedInfo, offset: 0),
+        Bad(hex: "1f", code: .cborReservedInfo, offset: 0),               // 31 in major type 0: a stray break, not an indefinite length
+        Bad(hex: "3f", code: .cborReservedInfo, offset: 0),               // … in major type 1
+        Bad(hex: "df00", code: .cborReservedInfo, offset: 0),             // … in major type 6
+        Bad(hex: "a3616101616202616103", code: .cborUnsortedMapKeys, offset: 7),   // a, b, a: compared with b only (SPEC §1 [R1-20])
+        Bad(hex: "84181700", code: .cborTruncated, offset: 0), // 4 items, 3 bytes left: at the head, before 1817 ([R1-18])
         Bad(hex: "ff", code: .cborReservedInfo, offset: 0),
         Bad(hex: "f800", code: .cborInvalidSimple, offset: 0),
         Bad(hex: "f81f", code: .cborInvalidSimple, offset: 0),

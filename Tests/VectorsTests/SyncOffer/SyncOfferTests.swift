@@ -12,7 +12,7 @@ struct SyncOfferTests {
         for ns in [Namespace.messages, .plans, .contacts, .notebook, .settings, .memory] {
             for i in 0..<universe where g.next() % 3 == 0 { rows[ns, default: []].append(SampleRows.typical(ns, index: i)) }
         }
-        return try SyncSnapshot(rows)
+        return try SyncSnapshot(rows: rows)
     }
 
     @Test func sealOpenRoundTripSeeded() throws {
@@ -63,7 +63,17 @@ struct SyncOfferTests {
             var expected = 0
             for (ns, rows) in incoming.namespaces {
                 let held = Set((store.namespaces[ns] ?? []).map(\.keyBytes))
-                expected += rows.filter { !held.contains($0.keyBytes) && !SyncSnapshot.isCalendarEvent($0) }.count
+                let fresh = rows.filter { !held.contains($0.keyBytes) && !SyncSnapshot.isCalendarEvent($0.row) }
+                expected += fresh.count
+                // An inserted row is the incoming row minus every excluded field outside the kept five.
+                for r in fresh {
+                    let got = try #require(once.namespaces[ns]?.first { $0.keyBytes == r.keyBytes })
+                    for (i, f) in r.row.schema.fields.enumerated() {
+                        let kept = f.isCommitted || (SyncSnapshot.keptExcluded[ns] ?? []).contains(f.name)
+                        #expect(got.row.values[i] == (kept ? r.row.values[i] : nil), "\(ns.rawValue).\(f.name)")
+                    }
+                    #expect(got.extras == r.extras)
+                }
             }
             #expect(n1 == expected)
             // The stored result still encodes canonically.
@@ -71,20 +81,43 @@ struct SyncOfferTests {
         }
     }
 
-    /// Direct reading of SPEC.md §7.8: send k (k = 0…6) at 5000·k ms; only send 0 wakes; nothing
-    /// after the seventh; exhausted from 35000 ms.
+    /// Direct reading of SPEC.md §7.8: send k (k = 0…6) at 5000·k ms, every one of wake class sync
+    /// (the payload type decides); nothing after the seventh; exhausted from 35000 ms.
     @Test func scheduleMatchesTheRule() {
         for t in stride(from: Int64(0), through: 40_000, by: 250) {
             let due = ResendSchedule.due(elapsedMs: t)
             var expected: [ResendSchedule.Send] = []
             for k in 0..<7 where Int64(k) * 5_000 <= t {
-                expected.append(.init(index: k, atMs: Int64(k) * 5_000, wake: k == 0 ? .sync : .silent))
+                expected.append(.init(index: k, atMs: Int64(k) * 5_000, wake: .sync))
             }
             #expect(due == expected, "t = \(t)")
             let next = (0..<7).map { Int64($0) * 5_000 }.first { $0 > t }
             #expect(ResendSchedule.nextAtMs(elapsedMs: t) == next, "t = \(t)")
             #expect(ResendSchedule.exhausted(elapsedMs: t) == (t >= 35_000), "t = \(t)")
         }
+    }
+
+    /// Direct reading of SPEC.md §7.8's relay rule over every event sequence up to length 6: a sync
+    /// frame pushes exactly when no push happened since the last reconnect.
+    @Test func relayWakeMatchesTheRule() {
+        let all = RelayWake.Event.allCases
+        var level: [[RelayWake.Event]] = [[]]
+        var sequences = level
+        for _ in 0..<6 {
+            level = level.flatMap { s in all.map { s + [$0] } }
+            sequences += level
+        }
+        #expect(sequences.count == 1 + 3 + 9 + 27 + 81 + 243 + 729)
+        for events in sequences {
+            var expected: [Int] = []
+            for (i, e) in events.enumerated() where e == .sync {
+                let lastReconnect = events[..<i].lastIndex(of: .reconnect) ?? -1
+                if !expected.contains(where: { $0 > lastReconnect }) { expected.append(i) }
+            }
+            #expect(RelayWake.pushes(events) == expected, "\(events)")
+        }
+        #expect(ResendSchedule.wakeClass(payloadType: "sync_request") == .sync)
+        for t in ["sync_offer", "sync_ack", "sync_delta", "SYNC_REQUEST", "sync_request\u{0}", ""] { #expect(ResendSchedule.wakeClass(payloadType: t) == .silent) }
     }
 
     static func validEncodings() throws -> [(String, [UInt8])] {
@@ -142,8 +175,8 @@ struct SyncOfferTests {
 
     // MARK: mutants
 
-    /// The ordering rules of SPEC.md §7.6 each have a named golden case that kills the reference
-    /// switched into the matching bug (MutantKillTests only demands *some* killer).
+    /// Every sync_offer mutant has the named golden case written against its bug, and that case
+    /// kills it (MutantKillTests only demands *some* killer).
     static let killers: [(Mutant, String)] = [
         (.syncDecryptBeforeHash, "sync_offer/receive/refused/bit-flipped-hash-stale"),
         (.syncDecryptBeforeHash, "sync_offer/receive/refused/tag-bit-flipped-hash-stale"),
@@ -155,8 +188,37 @@ struct SyncOfferTests {
         (.syncNoCap, "sync_offer/receive/refused/over-cap-offer"),
         (.syncTolerateUnknownMembers, "sync_offer/decode_offer/malformed/unknown-member"),
         (.syncImportOverwrites, "sync_offer/import/keyed/plan-by-planID"),
-        (.syncEverySendWakes, "sync_offer/schedule/boundary/t5000"),
+        (.syncOnlyFirstSendWakes, "sync_offer/schedule/boundary/t5000"),
         (.syncEightSends, "sync_offer/schedule/boundary/t35000"),
+        (.syncRelayNoDedup, "sync_offer/relay_wake/basic/seven-sends-asleep"),
+        (.syncRelayDedupForever, "sync_offer/relay_wake/basic/reconnect-after-third"),
+        (.syncWakeClassCaseInsensitive, "sync_offer/wake_class/basic/uppercase"),
+        (.cborNonShortestAccepted, "sync_offer/decode_offer/cbor/type-key-head-long"),
+        (.cborIndefiniteAccepted, "sync_offer/decode_request/cbor/request-id-indefinite"),
+        (.cborUnsortedKeysAccepted, "sync_offer/decode_snapshot/cbor/row-fields-in-schema-order"),
+        (.cborDuplicateKeysLastWins, "sync_offer/decode_snapshot/cbor/row-field-duplicated"),
+        (.cborRepeatAgainstAllKeys, "sync_offer/decode_ack/cbor/key-repeated-not-adjacent"),
+        (.cborDepthContainersOnly, "sync_offer/decode_offer/cbor/depth-33"),
+        (.cborCountsReadLazily, "sync_offer/decode_offer/cbor/array-count-before-items"),
+        (.cborLossyUTF8, "sync_offer/decode_offer/cbor/type-surrogate"),
+        (.syncMembersEncodingOrder, "sync_offer/decode_offer/order/table-not-encoding-order"),
+        (.syncTypeCaseInsensitive, "sync_offer/decode_offer/malformed/type-uppercase"),
+        (.syncNullMemberAbsent, "sync_offer/decode_snapshot/malformed/row-optional-field-null"),
+        (.syncFloatAsInteger, "sync_offer/decode_offer/cbor/size-bytes-half-float"),
+        (.syncTextNFC, "sync_offer/encode_snapshot/unicode/nfd-title"),
+        (.syncTextSetUTF16Order, "sync_offer/decode_snapshot/unicode/text-set-utf16-order"),
+        (.syncNamespaceKeysBeforeRows, "sync_offer/decode_snapshot/order/namespace-rows-before-next-value"),
+        (.syncRowFieldsSchemaOrder, "sync_offer/decode_snapshot/order/row-members-encoding-order"),
+        (.syncSnapshotInputJSONOrder, "sync_offer/encode_snapshot/order/namespaces-in-digest-order"),
+        (.syncImportKeepsPerDevice, "sync_offer/import/seed/full"),
+        (.syncImportStripsAllExcluded, "sync_offer/import/strip/kept-excluded-fields"),
+        (.syncSnapshotFieldsUnknown, "sync_offer/decode_snapshot/seed/full"),
+        (.syncDecimalStringsRefused, "sync_offer/encode_request/int/timestamp-decimal-string"),
+        (.syncDecimalStringsLenient, "sync_offer/encode_request/int/timestamp-plus-sign"),
+        (.syncIntegralFloatsAccepted, "sync_offer/encode_request/int/timestamp-1.0"),
+        (.syncIntegersAsDoubles, "sync_offer/encode_request/int/timestamp-2p53-plus-1-number"),
+        (.syncHexLowercaseOnly, "sync_offer/encode_request/hex/request_id-uppercase"),
+        (.syncNullInputAbsent, "sync_offer/receive/input/own-hash-null"),
     ]
 
     @Test func namedCasesKillTheOrderingMutants() throws {
@@ -166,6 +228,48 @@ struct SyncOfferTests {
             #expect(row.killedBy.contains(id), "\(m.rawValue) should be killed by \(id); killed by \(row.killedBy.prefix(5))")
         }
         #expect(Set(Self.killers.map(\.0)) == Set(Mutant.allCases.filter { $0.format == "sync_offer" }))
+    }
+
+    /// SPEC.md §2.3 for the sections this format owns (§1, §2.4, §7): every rule id is unique, every
+    /// one is pinned by a sync_offer case, every `order` rule by a case flagged `two-faults`, and
+    /// every `rule:` flag names a rule SPEC.md has.
+    @Test func everyRuleOfTheSectionsIsPinned() throws {
+        let spec = try Fixtures.repoFile("SPEC.md")
+        func part(_ from: String, _ to: String) throws -> Substring {
+            let a = try #require(spec.range(of: from)), b = try #require(spec.range(of: to, range: a.upperBound..<spec.endIndex))
+            return spec[a.lowerBound..<b.lowerBound]
+        }
+        let mine = String(try part("## 1. CBOR profile", "## 2. Vector files") + part("### 2.4 Times", "## 3. Error vocabulary")
+                          + part("<!-- SECTION:sync_offer", "<!-- END:sync_offer -->"))
+        func ids(_ text: String) -> [(String, Bool)] {
+            var out: [(String, Bool)] = []
+            var rest = Substring(text)
+            while let open = rest.range(of: "[R") {
+                guard let close = rest[open.upperBound...].firstIndex(of: "]") else { break }
+                let body = rest[open.upperBound..<close]
+                let isOrder = body.hasSuffix(" order")
+                let id = "R" + (isOrder ? body.dropLast(6) : body)
+                if id.contains("-"), id.dropFirst().allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) { out.append((String(id), isOrder)) }
+                rest = rest[close...]
+            }
+            return out
+        }
+        let rules = ids(mine)
+        #expect(rules.count >= 90)
+        #expect(Set(rules.map(\.0)).count == rules.count, "a rule id appears twice")
+        let everyRule = Set(ids(spec).map(\.0))
+        let vf = try SyncOfferHandler().generate()
+        var pinned: [String: [VectorCase]] = [:]
+        for c in vf.cases {
+            for f in c.flags where f.hasPrefix("rule:") { pinned[String(f.dropFirst(5)), default: []].append(c) }
+        }
+        for (id, isOrder) in rules {
+            let cs = pinned[id] ?? []
+            #expect(!cs.isEmpty, "\(id) is pinned by no case")
+            if isOrder { #expect(cs.contains { $0.flags.contains("two-faults") }, "order rule \(id) has no two-faults case") }
+        }
+        for id in pinned.keys { #expect(everyRule.contains(id), "a case flags \(id), which SPEC.md does not define") }
+        for c in vf.cases { #expect(c.flags.contains { $0.hasPrefix("rule:") }, "\(c.id) names no rule") }
     }
 
     @Test func unknownOpIsRejected() {

@@ -188,6 +188,86 @@ drop_h = OrderedDict([('result', 'dropped'), ('reason', 'sync_not_same_account')
 experiment('M1 receive: gate before the other inputs', 'sync_offer', dict(SO.OPS, receive=gate_first(SO.op_receive, drop_r)), lambda: None, lambda: None)
 experiment('M2 handle_request: gate before the other inputs', 'sync_offer', dict(SO.OPS, handle_request=gate_first(SO.op_handle_request, drop_h)), lambda: None, lambda: None)
 
+# N1-N3. §1 read another way: a repeat against every earlier key, counts read lazily, depth on containers only
+def flag(name, value):
+    old = getattr(cbor, name)
+    return (lambda: setattr(cbor, name, value)), (lambda: setattr(cbor, name, old))
+experiment('N1 CBOR: repeat checked against all earlier keys', 'sync_offer', SO.OPS, *flag('REPEATS_AGAINST_ALL', True))
+experiment('N2 CBOR: counts not checked at the head', 'sync_offer', SO.OPS, *flag('COUNTS_AT_HEAD', False))
+experiment('N3 CBOR: depth of containers only, after the byte', 'sync_offer', SO.OPS, *flag('DEPTH_BEFORE_BYTE', False))
+
+# N4. §7.2 step 5 in encoding order instead of table order
+orig_mo = SO.member_order
+def mo_encoding(tag, v):
+    order = [k for k in v.keys() if k != 'type']
+    t = SO.TABLES[tag]
+    return [f for k in order for f in t if f[0] == k] + [f for f in t if f[0] not in order]
+experiment('N4 payload members in encoding order', 'sync_offer', SO.OPS, lambda: setattr(SO, 'member_order', mo_encoding), lambda: setattr(SO, 'member_order', orig_mo))
+
+# N5. §7.4 (Part C.2): every namespace's key and value before any row
+orig_rn = SO.read_namespaces
+def rn_keys_first(nss):
+    for ns, rows in nss.pairs: SO.namespace_entry(ns, rows)
+    return SO.OrderedDict((ns, SO.namespace_rows(ns, rows)) for ns, rows in nss.pairs)
+experiment('N5 snapshot: namespace keys before rows', 'sync_offer', SO.OPS, lambda: setattr(SO, 'read_namespaces', rn_keys_first), lambda: setattr(SO, 'read_namespaces', orig_rn))
+
+# N6. §7.4: row members in §4.4 order (then leftovers), N12: a missing field before the members
+orig_dr = SO.decode_row
+def dr_schema(ns, row):
+    if not isinstance(row, cbor.CMap): raise harness.Reject('sync_bad_type')
+    d = dict(row.pairs)
+    names = [f[0] for f in SO.fields(ns)]
+    ordered = cbor.CMap([(n, d[n]) for n in names if n in d] + [(k, v) for k, v in row.pairs if k not in names])
+    return orig_dr(ns, ordered)
+def dr_missing_first(ns, row):
+    if isinstance(row, cbor.CMap):
+        have = set(row.keys())
+        for name, typ, opt, _ in SO.SCHEMAS[ns][1]:
+            if not SO.optional(opt) and typ != 'normalized_hash' and name not in have: raise harness.Reject('sync_missing_field')
+    return orig_dr(ns, row)
+experiment('N6 snapshot row: members in schema order', 'sync_offer', SO.OPS, lambda: setattr(SO, 'decode_row', dr_schema), lambda: setattr(SO, 'decode_row', orig_dr))
+experiment('N12 snapshot row: missing field before the members', 'sync_offer', SO.OPS, lambda: setattr(SO, 'decode_row', dr_missing_first), lambda: setattr(SO, 'decode_row', orig_dr))
+
+# N7. §7.9: SNAPSHOT input namespaces in JSON member order, each name checked as met
+orig_sfj = SO.snapshot_from_json
+def sfj_json_order(snap):
+    if isinstance(snap, dict) and isinstance(snap.get('namespaces'), dict):
+        for ns, rows in snap['namespaces'].items():
+            if ns not in SO.SCHEMAS: raise harness.Reject('unknown_namespace')
+            if isinstance(rows, list):
+                for r in rows: SO.row_from_json(ns, r)
+    return orig_sfj(snap)
+experiment('N7 SNAPSHOT input in JSON member order', 'sync_offer', SO.OPS, lambda: setattr(SO, 'snapshot_from_json', sfj_json_order), lambda: setattr(SO, 'snapshot_from_json', orig_sfj))
+
+# N8-N10. §7.6: neighbouring steps swapped
+orig_rs = SO.receive_steps
+def rs_swap(first):
+    def g(o, blob, cap):
+        r = first(o, blob, cap)
+        return r if r else orig_rs(o, blob, cap)
+    return g
+import hashlib
+alts = {
+    'N8 receive: size comparison before the cap': lambda o, b, c: 'sync_size_mismatch' if len(b) != o['size_bytes'] else None,
+    'N9 receive: tag length before the size comparison': lambda o, b, c: 'sync_blob_too_short' if len(b) < 16 else None,
+    'N10 receive: hash before the tag-length check': lambda o, b, c: ('sync_hash_mismatch' if hashlib.sha256(b).digest() != o['sha256'] else None) if len(b) == o['size_bytes'] and len(b) <= c and o['size_bytes'] <= c else None,
+}
+for name, first in alts.items():
+    experiment(name, 'sync_offer', SO.OPS, lambda f=first: setattr(SO, 'receive_steps', rs_swap(f)), lambda: setattr(SO, 'receive_steps', orig_rs))
+
+# N11. §7.4: provider_keys read before namespaces
+orig_dsb = SO.decode_snapshot_bytes
+def dsb_keys_first(b):
+    v = cbor.decode(b)
+    if isinstance(v, cbor.CMap) and all(isinstance(k, str) for k in v.keys()):
+        d = dict(v.pairs)
+        pk = d.get('provider_keys', 0)
+        if 'provider_keys' in d and set(v.keys()) <= {'version', 'namespaces', 'provider_keys'}:
+            if not isinstance(pk, cbor.CMap): raise harness.Reject('sync_bad_type')
+            if not pk.pairs: raise harness.Reject('sync_bad_value')
+    return orig_dsb(b)
+experiment('N11 snapshot: provider_keys before namespaces', 'sync_offer', SO.OPS, lambda: setattr(SO, 'decode_snapshot_bytes', dsb_keys_first), lambda: setattr(SO, 'decode_snapshot_bytes', orig_dsb))
+
 if UNPINNED:
     print('NOT PINNED by any vector: ' + '; '.join(UNPINNED))
     sys.exit(1)

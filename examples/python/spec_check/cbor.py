@@ -34,6 +34,11 @@ class Float(float):
 
 MAX_DEPTH = 32
 
+# How §1 reads, as switches alternatives.py can flip to model other readings of it.
+DEPTH_BEFORE_BYTE = True      # every item's depth, checked before its first byte (else containers only)
+COUNTS_AT_HEAD = True         # array and map counts checked against the bytes left at the head
+REPEATS_AGAINST_ALL = False   # compare a key with every earlier key first (else with its predecessor only)
+
 
 def decode(data):
     r = _Reader(bytes(data))
@@ -71,8 +76,13 @@ class _Reader:
 
     def item(self, depth):
         start = self.pos
+        # §1: every item has a depth (top level 1); 33 or more is rejected before its first byte.
+        if DEPTH_BEFORE_BYTE and depth > MAX_DEPTH:
+            raise CborError('cbor_depth_exceeded', start)
         ib = self.byte()
         mt, ai = ib >> 5, ib & 31
+        if not DEPTH_BEFORE_BYTE and depth > MAX_DEPTH and mt in (4, 5, 6):
+            raise CborError('cbor_depth_exceeded', start)
         if ai in (28, 29, 30):
             raise CborError('cbor_reserved_additional_info', start)
         if ai == 31:
@@ -123,16 +133,22 @@ class _Reader:
                 return raw.decode('utf-8')
             except UnicodeDecodeError:
                 raise CborError('cbor_invalid_utf8', start)
-        if depth > MAX_DEPTH:
-            raise CborError('cbor_depth_exceeded', start)
+        # §1: a count that cannot fit the bytes left is cbor_truncated at the head, before any item.
         if mt == 4:
+            if COUNTS_AT_HEAD and v > len(self.d) - self.pos:
+                raise CborError('cbor_truncated', start)
             return [self.item(depth + 1) for _ in range(v)]
         if mt == 5:
-            pairs, prev = [], None
+            if COUNTS_AT_HEAD and v > (len(self.d) - self.pos) // 2:
+                raise CborError('cbor_truncated', start)
+            pairs, prev, seen = [], None, set()
             for _ in range(v):
                 ks = self.pos
                 k = self.item(depth + 1)
                 kb = self.d[ks:self.pos]
+                if REPEATS_AGAINST_ALL and kb in seen:
+                    raise CborError('cbor_duplicate_map_key', ks)
+                seen.add(kb)
                 if prev is not None:
                     if kb == prev:
                         raise CborError('cbor_duplicate_map_key', ks)

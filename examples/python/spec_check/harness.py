@@ -1,6 +1,6 @@
 """Tiny vector runner: each op function takes the case input and returns an output
 object or raises Reject(code). Skip(reason) marks a case this review cannot check."""
-import collections, json, os, sys
+import collections, json, os, re, sys
 
 def _repo_root():
     """The repository root: the nearest directory above this file holding SPEC.md and vectors/
@@ -90,7 +90,13 @@ def need(inp, k):
     return inp[k]
 
 
+HEX = re.compile(r'(?:[0-9a-fA-F]{2})*')
+DECIMAL = re.compile(r'0|-?[1-9][0-9]*')
+
+
 def hexval(inp, k, n=None, optional=False, nullable=False):
+    """§2.2 rule 4: hex digit pairs in either case and nothing else (bytes.fromhex would also
+    skip spaces, which §2.2 does not allow)."""
     if k not in inp:
         if optional: return None
         raise Reject('input_missing_field')
@@ -99,15 +105,24 @@ def hexval(inp, k, n=None, optional=False, nullable=False):
         return None
     if not isinstance(v, str):
         raise Reject('input_bad_type')
-    try:
-        b = bytes.fromhex(v) if len(v) % 2 == 0 else None
-    except ValueError:
-        b = None
-    if b is None:
+    if not HEX.fullmatch(v):
         raise Reject('input_bad_value')
+    b = bytes.fromhex(v)
     if n is not None and len(b) != n:
         raise Reject('input_bad_length')
     return b
+
+
+def integer(v, lo, hi):
+    """§2.2 rule 3: a JSON integer (json.load gives floats for 1.0 and 1e0) or a canonical decimal
+    string; anything else, or a value outside [lo, hi], is input_bad_type."""
+    if isinstance(v, bool): raise Reject('input_bad_type')
+    if isinstance(v, str):
+        if not DECIMAL.fullmatch(v): raise Reject('input_bad_type')
+        v = int(v)
+    if not isinstance(v, int) or not lo <= v <= hi:
+        raise Reject('input_bad_type')
+    return v
 
 
 def uint(inp, k, bits=64, optional=False, nullable=False):
@@ -116,13 +131,11 @@ def uint(inp, k, bits=64, optional=False, nullable=False):
         raise Reject('input_missing_field')
     v = inp[k]
     if v is None and nullable: return None
-    if isinstance(v, bool): raise Reject('input_bad_type')
-    if isinstance(v, str):
-        if not v.isdigit(): raise Reject('input_bad_type')
-        v = int(v)
-    if not isinstance(v, int) or v < 0 or v >= 1 << bits:
-        raise Reject('input_bad_type')
-    return v
+    return integer(v, 0, (1 << bits) - 1)
+
+
+def int64(inp, k):
+    return integer(need(inp, k), -(1 << 63), (1 << 63) - 1)
 
 
 def jint(v):

@@ -1,0 +1,220 @@
+import Foundation
+import Vectors
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Loopback TCP through the C socket API, every wait bounded by a deadline (`poll`), every
+/// descriptor non-blocking and close-on-exec. Nothing here can block past its deadline.
+package enum Socket {
+    /// Monotonic nanoseconds.
+    package static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    package static func deadline(after seconds: Double) -> UInt64 { now() &+ UInt64(max(0, seconds) * 1e9) }
+
+    /// Milliseconds left before `deadline` (0 when past), for `poll`.
+    static func remainingMillis(_ deadline: UInt64) -> Int32 {
+        let t = now()
+        guard deadline > t else { return 0 }
+        return Int32(min(UInt64(Int32.max), (deadline - t + 999_999) / 1_000_000))
+    }
+
+    static func setNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    static func address(_ host: String, _ port: UInt16) -> sockaddr_in? {
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &a.sin_addr) == 1 else { return nil }
+        return a
+    }
+
+    /// A connected, non-blocking socket, or why not.
+    package static func connect(host: String, port: UInt16, deadline: UInt64) -> Result<Int32, TransportFailure> {
+        guard var addr = address(host, port) else { return .failure(TransportFailure(.refused, "\(host) is not an IPv4 address")) }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return .failure(TransportFailure(.refused, "socket: \(String(cString: strerror(errno)))")) }
+        setNonBlocking(fd)
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        if rc == 0 { return .success(fd) }
+        guard errno == EINPROGRESS else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            return .failure(TransportFailure(.refused, "connect to \(host):\(port): \(why)"))
+        }
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let r = poll(&p, 1, remainingMillis(deadline))
+            if r < 0 && errno == EINTR { continue }
+            if r == 0 { close(fd); return .failure(TransportFailure(.timeout, "connect to \(host):\(port) did not complete")) }
+            break
+        }
+        var err: Int32 = 0
+        var len = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
+        guard err == 0 else {
+            close(fd)
+            return .failure(TransportFailure(.refused, "connect to \(host):\(port): \(String(cString: strerror(err)))"))
+        }
+        return .success(fd)
+    }
+
+    /// Writes every byte before the deadline.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], deadline: UInt64) -> TransportFailure? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { offset += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                let ms = remainingMillis(deadline)
+                if ms == 0 { return TransportFailure(.timeout, "the request could not be written before the deadline") }
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&p, 1, ms)
+                continue
+            }
+            return TransportFailure(.closed, "the connection was closed while the request was written (\(String(cString: strerror(errno))))")
+        }
+        return nil
+    }
+
+    /// A listening socket on host:port (0 picks a free port); returns the fd and the bound port.
+    static func listen(host: String, port: UInt16, backlog: Int32 = 128) throws -> (Int32, UInt16) {
+        guard var addr = address(host, port) else { throw SocketError("\(host) is not an IPv4 address") }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket: \(String(cString: strerror(errno)))") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard rc == 0 else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw SocketError("bind \(host):\(port): \(why)")
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let why = String(cString: strerror(errno))
+            close(fd)
+            throw SocketError("listen: \(why)")
+        }
+        var bound = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return (fd, UInt16(bigEndian: bound.sin_port))
+    }
+
+    /// A port nothing listens on right now (bound, read, released): the runner passes it in `PORT`.
+    static func freePort(host: String = "127.0.0.1") throws -> UInt16 {
+        let (fd, port) = try listen(host: host, port: 0, backlog: 1)
+        close(fd)
+        return port
+    }
+}
+
+struct SocketError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// Buffered reading from a non-blocking socket, bounded by a deadline per call.
+final class SocketReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private(set) var sawEOF = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    var buffered: Int { buffer.count - start }
+
+    enum Fill { case data, eof, timeout, error(String) }
+
+    /// Reads what is available (waiting until the deadline for at least one byte).
+    func fill(deadline: UInt64) -> Fill {
+        if sawEOF { return .eof }
+        if start > 65_536 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n > 0 {
+                buffer.append(contentsOf: chunk[0..<n])
+                return .data
+            }
+            if n == 0 { sawEOF = true; return .eof }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                let ms = Socket.remainingMillis(deadline)
+                if ms == 0 { return .timeout }
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let r = poll(&p, 1, ms)
+                if r == 0 { return .timeout }
+                continue
+            }
+            if errno == ECONNRESET { sawEOF = true; return .eof }
+            return .error(String(cString: strerror(errno)))
+        }
+    }
+
+    /// One line without its CRLF (or bare LF); fails past `maxBytes`.
+    func readLine(maxBytes: Int, deadline: UInt64, what: String) -> Result<[UInt8], TransportFailure> {
+        var scanned = 0  // bytes after `start` already searched (fill may move `start`)
+        while true {
+            if let i = buffer[(start + scanned)...].firstIndex(of: 0x0a) {
+                var line = Array(buffer[start..<i])
+                if line.last == 0x0d { line.removeLast() }
+                start = i + 1
+                guard line.count <= maxBytes else { return .failure(TransportFailure(.tooLarge, "\(what) is longer than \(maxBytes) bytes")) }
+                return .success(line)
+            }
+            scanned = buffer.count - start
+            if buffer.count - start > maxBytes { return .failure(TransportFailure(.tooLarge, "\(what) is longer than \(maxBytes) bytes")) }
+            switch fill(deadline: deadline) {
+            case .data: continue
+            case .eof: return .failure(TransportFailure(.closed, "the connection closed inside \(what)" + (buffered > 0 ? " (\(buffered) byte(s) of it received)" : "")))
+            case .timeout: return .failure(TransportFailure(.timeout, "timed out waiting for \(what)" + (buffered > 0 ? " (\(buffered) byte(s) of it received)" : "")))
+            case .error(let e): return .failure(TransportFailure(.closed, "reading \(what): \(e)"))
+            }
+        }
+    }
+
+    /// Exactly n bytes.
+    func read(_ n: Int, deadline: UInt64, what: String) -> Result<[UInt8], TransportFailure> {
+        while buffered < n {
+            switch fill(deadline: deadline) {
+            case .data: continue
+            case .eof: return .failure(TransportFailure(.closed, "the connection closed inside \(what) (\(buffered) of \(n) bytes received)"))
+            case .timeout: return .failure(TransportFailure(.timeout, "\(what) incomplete at the deadline (\(buffered) of \(n) bytes received)"))
+            case .error(let e): return .failure(TransportFailure(.closed, "reading \(what): \(e)"))
+            }
+        }
+        let out = Array(buffer[start..<(start + n)])
+        start += n
+        return .success(out)
+    }
+
+    /// Everything until the peer closes, at most `cap` bytes.
+    func readToEOF(cap: Int, deadline: UInt64, what: String) -> Result<[UInt8], TransportFailure> {
+        while true {
+            if buffered > cap { return .failure(TransportFailure(.tooLarge, "\(what) exceeds the cap of \(cap) bytes (reading stopped)")) }
+            switch fill(deadline: deadline) {
+            case .data: continue
+            case .eof:
+                let out = Array(buffer[start...])
+                start = buffer.count
+                return .success(out)
+            case .timeout: return .failure(TransportFailure(.timeout, "\(what) (delimited by the connection's end) still open at the deadline, \(buffered) byte(s) received"))
+            case .error(let e): return .failure(TransportFailure(.closed, "reading \(what): \(e)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+/// A scenario: the `input` of a case whose op is `scenario` in an HTTP format (SPEC.md §13.1).
+/// The runner resets the service with `setup`, then plays the steps in order, each against the
+/// answers before it; values captured from one answer are used by the requests after it.
+public struct Scenario: Sendable {
+    /// Named texts usable as `${name}` from the first step on (tokens, keys).
+    public var values: [(String, String)]
+    /// The body of `POST /conformance/reset` (SPEC [R13.1-1], [R13.1-2]).
+    public var setup: JSONValue
+    public var steps: [Step]
+
+    public enum Step: Sendable {
+        case request(RequestStep)
+        case race(RaceStep)
+        case timing(TimingStep)
+
+        public var name: String {
+            switch self {
+            case .request(let s): return s.name
+            case .race(let s): return s.name
+            case .timing(let s): return s.name
+            }
+        }
+    }
+
+    /// A request to build: every text may hold `${name}`.
+    public struct RequestTemplate: Sendable {
+        public enum Body: Sendable {
+            /// Sent as compact JSON with `Content-Type: application/json`.
+            case json(JSONValue)
+            /// Sent as these UTF-8 bytes, with no Content-Type unless the headers give one.
+            case text(String)
+        }
+        public var method: String
+        public var path: String
+        public var headers: [(String, String)]
+        public var body: Body?
+    }
+
+    public struct Expectation: Sendable {
+        public var status: Int
+        /// Field name (case-insensitive) → a predicate on its value as text.
+        public var headers: [(String, Predicate)]
+        /// The body must be a strict JSON text (§13.1) meeting this predicate.
+        public var json: Predicate?
+        /// The body must be empty.
+        public var emptyBody: Bool
+        /// Texts that must appear nowhere in the body's bytes (a token must never be echoed).
+        public var excludes: [String]
+    }
+
+    public struct RequestStep: Sendable {
+        public var name: String
+        public var request: RequestTemplate
+        public var expect: Expectation
+        /// Name → JSON pointer (RFC 6901) into the answer's JSON body; the value must be a string.
+        public var capture: [(String, String)]
+    }
+
+    /// The same request sent `values.count` times at once, `${vary}` taking each value in turn.
+    public struct RaceStep: Sendable {
+        public var name: String
+        public var vary: String
+        public var values: [String]
+        public var request: RequestTemplate
+        /// Status → how many answers carry it; every answer must carry a listed status.
+        public var counts: [(Int, Int)]
+        /// Name → status: captures the varied value of the first request (in list order) so answered.
+        public var capture: [(String, Int)]
+    }
+
+    /// `samples` requests with `${vary}` = `a` and as many with `b`, interleaved in a fixed order;
+    /// every answer must have `status`; the times feed the Welch t-test (SPEC §6.13), which warns.
+    public struct TimingStep: Sendable {
+        public var name: String
+        public var vary: String
+        public var a: String
+        public var b: String
+        public var samples: Int
+        public var request: RequestTemplate
+        public var status: Int
+    }
+
+    /// Reads a scenario input; a malformed one is `input_bad_value` / `input_bad_type` naming the path.
+    public static func parse(_ input: JSONValue) throws(WireError) -> Scenario {
+        var values: [(String, String)] = []
+        if let v = try Input.optionalMember(input, "values", path: "") {
+            for (k, t) in try Input.object(v, path: "values") { values.append((k, try Input.text(t, path: "values.\(k)"))) }
+        }
+        let setup = try Input.optionalMember(input, "setup", path: "") ?? .object([])
+        guard setup.objectValue != nil else { throw WireError(.inputBadType, "setup is an object", field: "setup") }
+        var steps: [Step] = []
+        for (i, s) in try Input.array(try Input.member(input, "steps", path: ""), path: "steps").enumerated() {
+            steps.append(try step(s, path: "steps[\(i)]"))
+        }
+        guard !steps.isEmpty else { throw WireError(.inputBadValue, "a scenario has at least one step", field: "steps") }
+        return Scenario(values: values, setup: setup, steps: steps)
+    }
+
+    static func step(_ v: JSONValue, path: String) throws(WireError) -> Step {
+        let name = try Input.text(try Input.member(v, "name", path: path), path: "\(path).name")
+        if let r = try Input.optionalMember(v, "race", path: path) {
+            let p = "\(path).race"
+            var counts: [(Int, Int)] = []
+            for (k, n) in try Input.object(try Input.member(r, "counts", path: p), path: "\(p).counts") {
+                guard let status = Int(k), (100...599).contains(status) else { throw WireError(.inputBadValue, "counts keys are statuses", field: "\(p).counts") }
+                counts.append((status, Int(try Input.uint64(n, path: "\(p).counts.\(k)"))))
+            }
+            var capture: [(String, Int)] = []
+            if let c = try Input.optionalMember(r, "capture", path: p) {
+                for (k, s) in try Input.object(c, path: "\(p).capture") { capture.append((k, Int(try Input.uint64(s, path: "\(p).capture.\(k)")))) }
+            }
+            let vals = try Input.array(try Input.member(r, "values", path: p), path: "\(p).values")
+            var texts: [String] = []
+            for (i, t) in vals.enumerated() { texts.append(try Input.text(t, path: "\(p).values[\(i)]")) }
+            guard texts.count >= 2, texts.count <= 64 else { throw WireError(.inputBadValue, "a race sends 2 to 64 requests", field: "\(p).values") }
+            return .race(RaceStep(name: name, vary: try Input.text(try Input.member(r, "vary", path: p), path: "\(p).vary"), values: texts,
+                                  request: try request(try Input.member(r, "request", path: p), path: "\(p).request"), counts: counts, capture: capture))
+        }
+        if let t = try Input.optionalMember(v, "timing", path: path) {
+            let p = "\(path).timing"
+            let samples = try Input.uint64(try Input.member(t, "samples", path: p), path: "\(p).samples")
+            guard samples >= 10, samples <= 100_000 else { throw WireError(.inputBadValue, "samples 10…100000", field: "\(p).samples") }
+            return .timing(TimingStep(name: name, vary: try Input.text(try Input.member(t, "vary", path: p), path: "\(p).vary"),
+                                      a: try Input.text(try Input.member(t, "a", path: p), path: "\(p).a"),
+                                      b: try Input.text(try Input.member(t, "b", path: p), path: "\(p).b"),
+                                      samples: Int(samples),
+                                      request: try request(try Input.member(t, "request", path: p), path: "\(p).request"),
+                                      status: Int(try Input.uint64(try Input.member(t, "status", path: p), path: "\(p).status"))))
+        }
+        let req = try request(try Input.member(v, "request", path: path), path: "\(path).request")
+        let exp = try expectation(try Input.member(v, "expect", path: path), path: "\(path).expect")
+        var capture: [(String, String)] = []
+        if let c = try Input.optionalMember(v, "capture", path: path) {
+            for (k, ptr) in try Input.object(c, path: "\(path).capture") { capture.append((k, try Input.text(ptr, path: "\(path).capture.\(k)"))) }
+        }
+        return .request(RequestStep(name: name, request: req, expect: exp, capture: capture))
+    }
+
+    static func request(_ v: JSONValue, path: String) throws(WireError) -> RequestTemplate {
+        let method = try Input.text(try Input.member(v, "method", path: path), path: "\(path).method")
+        let target = try Input.text(try Input.member(v, "path", path: path), path: "\(path).path")
+        var headers: [(String, String)] = []
+        if let h = try Input.optionalMember(v, "headers", path: path) {
+            for (i, pair) in try Input.array(h, path: "\(path).headers").enumerated() {
+                let items = try Input.array(pair, path: "\(path).headers[\(i)]")
+                guard items.count == 2 else { throw WireError(.inputBadValue, "a header is [name, value]", field: "\(path).headers[\(i)]") }
+                headers.append((try Input.text(items[0], path: "\(path).headers[\(i)][0]"), try Input.text(items[1], path: "\(path).headers[\(i)][1]")))
+            }
+        }
+        var body: RequestTemplate.Body?
+        if let j = try Input.optionalMember(v, "json", path: path) { body = .json(j) }
+        if let t = try Input.optionalMember(v, "text", path: path) {
+            guard body == nil else { throw WireError(.inputBadValue, "json or text, not both", field: path) }
+            body = .text(try Input.text(t, path: "\(path).text"))
+        }
+        return RequestTemplate(method: method, path: target, headers: headers, body: body)
+    }
+
+    static func expectation(_ v: JSONValue, path: String) throws(WireError) -> Expectation {
+        let status = Int(try Input.uint64(try Input.member(v, "status", path: path), path: "\(path).status"))
+        var headers: [(String, Predicate)] = []
+        if let h = try Input.optionalMember(v, "headers", path: path) {
+            for (k, p) in try Input.object(h, path: "\(path).headers") { headers.append((k, try Predicate.parse(p, path: "\(path).headers.\(k)"))) }
+        }
+        let json = try Input.optionalMember(v, "json", path: path).map { (p) throws(WireError) in try Predicate.parse(p, path: "\(path).json") }
+        let empty = try Input.optionalMember(v, "empty_body", path: path).map { (b) throws(WireError) in try Input.bool(b, path: "\(path).empty_body") } ?? false
+        var excludes: [String] = []
+        if let e = try Input.optionalMember(v, "excludes", path: path) {
+            for (i, t) in try Input.array(e, path: "\(path).excludes").enumerated() { excludes.append(try Input.text(t, path: "\(path).excludes[\(i)]")) }
+        }
+        return Expectation(status: status, headers: headers, json: json, emptyBody: empty, excludes: excludes)
+    }
+}
