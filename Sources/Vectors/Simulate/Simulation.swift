@@ -240,7 +240,7 @@ public final class Simulation {
             guard let r = pendingResponse else { throw SimError("send_response without a request") }
             send(r, from: i, to: index(of: to), at: depart)
         case .backOff(let sib, let until):
-            report.storms.append(SimReport.Storm(atMillis: millis(now), device: i, sibling: index(of: sib), untilMillis: Double(until) - Double(start / 1000), namespaces: []))
+            report.storms.append(SimReport.Storm(atMillis: millis(now / 1000 * 1000), device: i, sibling: index(of: sib), untilMillis: Double(until) - Double(start / 1000), namespaces: []))
         case .logDivergent(let sib, let nss):
             if let last = report.storms.indices.last, report.storms[last].device == i, report.storms[last].sibling == index(of: sib) {
                 report.storms[last].namespaces = nss.map(\.rawValue)
