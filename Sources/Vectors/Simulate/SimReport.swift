@@ -20,7 +20,8 @@ public struct SimReport: Sendable {
     public var converged = false
     public var convergeMillis: Double?
     public var quietMillis: Double?
-    /// Rounds: scheduler steps that sent at least one request.
+    /// Counted from the scenario's start: rounds (scheduler steps that sent at least one
+    /// request), frames, bytes and rows.
     public var rounds = 0
     public var steps = 0
     /// Frames sent (counted when sent, whether or not the relay delivered them).

@@ -12,7 +12,13 @@ enum SimScenarios {
         guard (2...64).contains(p.devices) else { throw SimError("devices must be 2–64, not \(p.devices)") }
         guard p.rows >= 0, p.rows <= 4_000_000 else { throw SimError("rows must be 0–4,000,000") }
         var g = SeededGenerator(seed: p.seed)
-        let base = baseStores(p, &g)
+        let base: [SimNamespace]
+        if let shared = sim.base, shared.rows == p.rows, shared.seed == p.seed {
+            base = shared.stores
+            g = shared.after
+        } else {
+            base = baseStores(p, &g)
+        }
         let last = p.devices - 1
         switch p.scenario {
         case .reconnect:
@@ -99,5 +105,25 @@ enum SimScenarios {
             _ = store.request(p.bucketRule)
             return store
         }
+    }
+}
+
+/// Every device's starting replica for (rows, seed), built once and reused by several runs
+/// (the measurement tables): the same stores and the same generator state a run would make.
+public struct SimBase: Sendable {
+    let rows: Int
+    let seed: UInt64
+    let stores: [SimNamespace]
+    let after: SeededGenerator
+
+    public init(rows: Int, seed: UInt64) {
+        var p = SimParameters()
+        p.rows = rows
+        p.seed = seed
+        var g = SeededGenerator(seed: seed)
+        self.rows = rows
+        self.seed = seed
+        stores = SimScenarios.baseStores(p, &g)
+        after = g
     }
 }

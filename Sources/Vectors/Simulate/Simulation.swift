@@ -60,10 +60,14 @@ public final class Simulation {
         lastArrival = Array(repeating: Array(repeating: 0, count: p.devices), count: p.devices)
     }
 
+    /// Starting replicas shared between runs (nil: built from the parameters).
+    var base: SimBase?
+
     /// Runs a scenario with every device on `stepper` (the reference loop under `p.rules` when nil).
-    public static func run(_ p: SimParameters, stepper: ((Int) -> SettleStepper)? = nil) -> SimReport {
+    public static func run(_ p: SimParameters, base: SimBase? = nil, stepper: ((Int) -> SettleStepper)? = nil) -> SimReport {
         let reference = ReferenceStepper(rules: p.rules)
         let sim = Simulation(p, stepper: stepper ?? { _ in reference })
+        sim.base = base
         sim.report.parameters = p.summary
         do {
             try SimScenarios.setUp(sim)
@@ -122,7 +126,7 @@ public final class Simulation {
             let n = apply(w, on: i)
             try step(i, at: t, cost: cost(rows: n)) { [self] in .localWrite(digest: Simulation.digest(&devices[i].stores)) }
         case .deliver(let from, let to, let frame, let n):
-            guard devices[to].online else { report.dropped.add(n); return }
+            guard devices[to].online else { if t >= start { report.dropped.add(n) }; return }
             report.lastDelivery = t
             try deliver(frame, from: from, to: to, at: t)
         }
@@ -148,6 +152,7 @@ public final class Simulation {
         case .response(let ns, let rows, let tombs, let narrowed):
             guard let si = SimRow.namespaces.firstIndex(of: ns) else { return }
             var applied: UInt64 = 0
+            let before = (report.rowsShipped, report.rowsApplied, report.rowsIdentical, report.rowsStale, report.tombstonesShipped)
             for r in rows {
                 report.rowsShipped += 1
                 let store = devices[to].stores[si]
@@ -173,6 +178,7 @@ public final class Simulation {
                 report.tombstonesShipped += 1
                 if devices[to].stores[si].delete(k) { applied += 1 }
             }
+            if t < start { (report.rowsShipped, report.rowsApplied, report.rowsIdentical, report.rowsStale, report.tombstonesShipped) = before }
             let n = devices[to].stores[si].count
             // The second round of the two-round rule: the requester asks again for each narrowed range.
             var seconds: [[Bucket]] = []
@@ -216,7 +222,7 @@ public final class Simulation {
                 rounds = 1
             }
         }
-        report.rounds += rounds
+        if begin >= start { report.rounds += rounds }
         devices[i].busyUntil = begin + busy
         let depart = devices[i].busyUntil
         for a in actions { try carry(a, device: i, at: depart, now: begin) }
@@ -293,14 +299,18 @@ public final class Simulation {
         }
     }
 
+    /// Frames are counted from the scenario's start (the traffic that settles it).
     func send(_ frame: Frame, from: Int, to: Int, at depart: UInt64) {
         let n = bytes(of: frame)
-        switch frame {
-        case .digest: report.digests.add(n)
-        case .request: report.requests.add(n)
-        case .response: report.responses.add(n)
+        let counted = depart >= start
+        if counted {
+            switch frame {
+            case .digest: report.digests.add(n)
+            case .request: report.requests.add(n)
+            case .response: report.responses.add(n)
+            }
         }
-        guard devices[from].online else { report.dropped.add(n); return }
+        guard devices[from].online else { if counted { report.dropped.add(n) }; return }
         let jitter = p.jitterMicros == 0 ? 0 : relayRandom.next() % p.jitterMicros
         var arrive = depart + p.latencyMicros + jitter + UInt64(n) * 1_000_000 / max(1, p.bytesPerSecond)
         arrive = max(arrive, lastArrival[from][to])
