@@ -13,10 +13,12 @@ enum CLI {
       generate            Rewrite vectors/ from the reference implementation (deterministic).
       verify              Regenerate in memory and fail, naming the cases, if vectors/ differs.
       run [opts] -- CMD   Run the vectors against a testee on stdin/stdout (SPEC.md §6).
+      selftest -- CMD     Check a testee's runner-protocol behaviour before any vector (§6.11).
       serve               Be a testee: the reference implementation over the runner protocol.
       http [opts]         Play the HTTP scenario vectors against a live service (SPEC.md §6.13).
       serve-http NAME     Serve a reference HTTP service: pairing, identity, broken (§13).
       list [opts]         Print the ids of the selected cases (same as run --list).
+      report --html OUT R.json...  Merge JSON reports of several implementations into one page.
       mutants             List the mutants; --matrix shows which cases kill each.
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
       rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
@@ -52,6 +54,8 @@ enum CLI {
         case "serve": return ServeCommand.run(rest)
         case "http": return HTTPCommand.run(rest)
         case "serve-http": return ServeHTTPCommand.run(rest)
+        case "selftest": return SelfTestCommand.run(rest)
+        case "report": return ReportCommand.run(rest)
         case "list": return RunCommand.run(rest + ["--list"])
         case "mutants": return MutantsCommand.run(rest)
         case "drift": return DriftCommand.run(rest)
@@ -69,14 +73,25 @@ enum CLI {
         return code
     }
 
-    /// `--vectors DIR` (default `vectors` under the current directory).
+    /// `--vectors DIR` (default: `CLI.defaultVectorsDirectory()`).
     static func vectorsDirectory(_ args: inout [String]) -> URL {
         if let i = args.firstIndex(of: "--vectors"), i + 1 < args.count {
             let dir = args[i + 1]
             args.removeSubrange(i...(i + 1))
             return URL(fileURLWithPath: dir)
         }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("vectors")
+        return defaultVectorsDirectory()
+    }
+
+    /// `./vectors` when it exists, else the `vectors` packed beside the executable (a release
+    /// archive: `conformance-<version>/conformance` next to `conformance-<version>/vectors`).
+    static func defaultVectorsDirectory() -> URL {
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("vectors")
+        if FileManager.default.fileExists(atPath: here.path) { return here }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let beside = exe.deletingLastPathComponent().appendingPathComponent("vectors")
+        if FileManager.default.fileExists(atPath: beside.appendingPathComponent("MANIFEST.json").path) { return beside }
+        return here
     }
 }
 

@@ -21,6 +21,12 @@ enum RunCommand {
       --shard K/N                 Only shard K of N (1 <= K <= N), by SHA-256 of the id.
       --list                      Print the selected case ids and exit 0.
 
+    SCOPE (a run that executes no case always fails):
+      --require-all               Every skipped case is a failure (a release gate that
+                                  claims full conformance).
+      --require FORMAT[/OP]       Skipped cases of this format or op are failures, and so
+                                  is selecting none of them. Repeatable.
+
     EXECUTION:
       --jobs N                    N testee processes in parallel (default 1).
       --timeout-multiplier X      Scale the 10 s case and 30 s handshake deadlines.
@@ -28,12 +34,15 @@ enum RunCommand {
                                   (default 10); past it, the rest is not run.
       --fail-fast                 Stop after the first unexpected failure.
       --no-diagnose               Do not send diagnostic leaf cases for wrong roots.
+      --selftest                  Run `conformance selftest` first; stop (exit 1) if a
+                                  protocol check fails.
 
     EXPECTATIONS AND REPORTS:
       --expected-failures FILE    Lines `<id-glob> <failure-kind>  # comment`.
       --update-expected-failures  Rewrite FILE with exactly the current failures.
       --report json=PATH          Write a JSON report.
       --report junit=PATH         Write a JUnit XML report.
+      --report html=PATH          Write one self-contained HTML report.
       -h, --help                  Show help.
 
     FAILURE KINDS:
@@ -41,9 +50,10 @@ enum RunCommand {
       crash, timeout, protocol_error
 
     EXIT CODES:
-      0 every selected case passed or failed as expected; 1 failures (including
-      unexpected passes, stale entries, cases not run); 2 usage error; 3 the testee
-      could not be run at all.
+      0 every selected case passed, failed as expected or was skipped (not required),
+      and at least one case was executed; 1 failures (including unexpected passes,
+      stale entries, cases not run, required cases skipped, nothing executed); 2 usage
+      error; 3 the testee could not be run at all.
     """
 
     struct Parsed {
@@ -59,6 +69,10 @@ enum RunCommand {
         var update = false
         var jsonReport: String?
         var junitReport: String?
+        var htmlReport: String?
+        var requireAll = false
+        var require: [RequiredScope] = []
+        var selftest = false
         var command: [String] = []
     }
 
@@ -104,12 +118,20 @@ enum RunCommand {
                 guard p.maxRestarts >= 0 else { throw UsageError(message: "--max-restarts must be 0 or more") }
             case "--fail-fast": p.failFast = true
             case "--no-diagnose": p.diagnose = false
+            case "--selftest": p.selftest = true
+            case "--require-all": p.requireAll = true
+            case "--require":
+                let v = try value(a)
+                guard let r = RequiredScope(v) else { throw UsageError(message: "--require takes FORMAT or FORMAT/OP, not \"\(v)\"") }
+                p.require.append(r)
             case "--expected-failures": p.expectedFile = try value(a)
             case "--update-expected-failures": p.update = true
             case "--report":
                 let v = try value(a)
-                if v.hasPrefix("json=") { p.jsonReport = String(v.dropFirst(5)) } else if v.hasPrefix("junit=") { p.junitReport = String(v.dropFirst(6)) } else {
-                    throw UsageError(message: "--report takes json=PATH or junit=PATH, not \"\(v)\"")
+                if v.hasPrefix("json=") { p.jsonReport = String(v.dropFirst(5)) } else if v.hasPrefix("junit=") { p.junitReport = String(v.dropFirst(6)) } else if v.hasPrefix("html=") {
+                    p.htmlReport = String(v.dropFirst(5))
+                } else {
+                    throw UsageError(message: "--report takes json=PATH, junit=PATH or html=PATH, not \"\(v)\"")
                 }
             default:
                 throw UsageError(message: "unknown option \(a) (the testee command goes after --)")
@@ -128,7 +150,7 @@ enum RunCommand {
         let p: Parsed
         do { p = try parse(argv) } catch { return CLI.fail(error.message) }
 
-        let dir = p.vectors ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("vectors")
+        let dir = p.vectors ?? CLI.defaultVectorsDirectory()
         let suite: [SuiteCase]
         do { suite = try SuiteLoader.load(directory: dir) } catch { return CLI.fail("cannot load vectors: \(error)") }
         let unmatched = p.selection.unmatchedRunPatterns(in: suite)
@@ -136,6 +158,8 @@ enum RunCommand {
         if let unknown = p.selection.formats.first(where: { f in !suite.contains { $0.format == f } }) {
             return CLI.fail("--format \(unknown): no such format in \(dir.path)")
         }
+        let scope = SuiteScope(suite: suite)
+        if let problem = p.require.lazy.compactMap({ $0.problem(in: scope) }).first { return CLI.fail(problem) }
         if p.list {
             for c in p.selection.apply(suite) { print(c.id) }
             return 0
@@ -158,6 +182,8 @@ enum RunCommand {
         options.maxRestarts = p.maxRestarts
         options.failFast = p.failFast
         options.diagnose = p.diagnose
+        options.requireAll = p.requireAll
+        options.require = p.require
         options.expectedFailures = p.update ? nil : expected
         let tty = isatty(1) == 1
         if tty {
@@ -166,14 +192,29 @@ enum RunCommand {
             }
         }
 
+        if p.selftest {
+            let st: SelfTestResult
+            do { st = try SelfTest.run(command: p.command, timeoutMultiplier: p.multiplier, scope: scope) } catch {
+                return CLI.fail("testee could not be run: \(error)", code: 3)
+            }
+            let failed = st.entries.filter { !$0.passed }
+            if !failed.isEmpty {
+                for e in failed { print(e.line) }
+                print("selftest: \(st.summaryLine); no vector was run (see conformance selftest --help)")
+                return 1
+            }
+        }
+
         let result: RunResult
         do { result = try Runner.run(suite: suite, options: options) } catch {
-            return CLI.fail("testee could not be run: \(error)", code: 3)
+            return CLI.fail("testee could not be run: \(error)\n(conformance selftest -- \(p.command.joined(separator: " ")) checks the protocol step by step)", code: 3)
         }
         if tty { FileHandle.standardOutput.write(Data("\r\u{1b}[K".utf8)) }
+        if let w = SuiteScope.warning(result.unknownCapabilities) { FileHandle.standardError.write(Data((w + "\n").utf8)) }
 
         if let path = p.jsonReport { write(JSONReport.render(result), to: path) }
         if let path = p.junitReport { write(JUnitReport.render(result), to: path) }
+        if let path = p.htmlReport { write(HTMLReport.render(result), to: path) }
         if p.update, let file = p.expectedFile {
             let judged = result.records.compactMap { $0.verdict == nil ? nil : $0.id }
             let text = (expected ?? ExpectedFailures(entries: [])).rewritten(failures: result.currentFailures, judged: judged)

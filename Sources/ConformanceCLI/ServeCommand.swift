@@ -13,7 +13,7 @@ enum ServeCommand {
     OPTIONS:
       --mutant NAME       Run the reference with one realistic bug switched on (see
                           'conformance mutants'); the vectors must catch every one.
-      --echo              Answer every case "unsupported" at once (the runner benchmark's
+      --echo              Answer every decoded case "unsupported" (the runner benchmark's
                           raw round-trip baseline).
       -h, --help          Show help.
     """
@@ -34,16 +34,15 @@ enum ServeCommand {
         return Mutant.$active.withValue(mutant) { serve(ReferenceTestee(), echo: echo) }
     }
 
-    /// The loop over the testee's own stdin. Also the hook for a variant: pass other handlers.
+    /// The loop over the testee's own stdin (SPEC.md §6): lines read with the 16 MiB limit
+    /// enforced while reading, each answered by the protocol session. Also the hook for a
+    /// variant: pass other handlers.
     static func serve(_ testee: ReferenceTestee, echo: Bool = false) -> Int32 {
-        while let line = readLine(strippingNewline: true) {
-            let response: ReferenceTestee.Response
-            if echo, let msg = try? JSONValue.parse(line), msg["type"]?.stringValue == "case", let id = msg["id"]?.stringValue {
-                response = .reply(.object([("type", .string("result")), ("id", .string(id)), ("status", .string("unsupported"))]))
-            } else {
-                response = testee.respond(to: line)
-            }
-            switch response {
+        var session = ReferenceTestee.Session(testee)
+        session.echo = echo
+        var input = InputLines(fd: 0)
+        while let line = input.next() {
+            switch session.handle(line) {
             case .reply(let v):
                 var s = v.compact
                 s.append("\n")
@@ -53,6 +52,9 @@ enum ServeCommand {
                 return 0
             case .ignore(let why):
                 FileHandle.standardError.write(Data("serve: \(why)\n".utf8))
+            case .refuse(let why):
+                FileHandle.standardError.write(Data("serve: \(why)\n".utf8))
+                return 1
             }
         }
         return 0

@@ -1,10 +1,13 @@
+import Conformance
 import Foundation
 import Testing
 
 /// `conformance` end to end, as a subprocess: exit codes, the last line, reports.
 @Suite struct CLITests {
     @Test func runAgainstServePasses() throws {
-        let r = try CLIRun(["run", "--", Fixtures.executable, "serve"])
+        // A debug build under a parallel test load: reconcile/bucketize/index/n65536 alone takes
+        // about 7 s of the 10 s deadline, so the deadlines are scaled as --help advises.
+        let r = try CLIRun(["run", "--timeout-multiplier", "4", "--", Fixtures.executable, "serve"])
         #expect(r.status == 0)
         #expect(r.lastLine == Fixtures.allPassLine)
         #expect(r.stderr.isEmpty)
@@ -37,6 +40,24 @@ import Testing
         #expect(xml.contains(#"<failure type="crash" message="the testee killed by signal 11 (SIGSEGV) with the case in flight">"#))
     }
 
+    @Test func aFailingCaseShowsItsRulesInEveryReport() throws {
+        let dir = try Fixtures.makeDirectory()
+        let json = dir.appendingPathComponent("r.json").path, junit = dir.appendingPathComponent("r.xml").path
+        let r = try CLIRun(["run", "--vectors", dir.appendingPathComponent("toy").path, "--timeout-multiplier", "0.1",
+                            "--report", "json=\(json)", "--report", "junit=\(junit)", "--"] + Fixtures.toyCommand(dir, "wrong"))
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("""
+        FAIL toy/echo/c/last [wrong_output]
+            case: an array
+            rules: R2.2-1, R2.2-5
+            output differs at output.value[0], output.value[1]
+        """))
+        let report = try ReportDocument.parse(String(decoding: try Data(contentsOf: URL(fileURLWithPath: json)), as: UTF8.self))
+        #expect(report.cases.first { $0.id == "toy/echo/c/last" }?.rules == ["R2.2-1", "R2.2-5"])
+        let xml = String(decoding: try Data(contentsOf: URL(fileURLWithPath: junit)), as: UTF8.self)
+        #expect(xml.contains("output differs at output.value[0], output.value[1]\ncase: an array\nrules: R2.2-1, R2.2-5\n"))
+    }
+
     @Test func expectedFailuresFileAndItsUpdate() throws {
         let dir = try Fixtures.makeDirectory()
         let file = dir.appendingPathComponent("expected.txt").path
@@ -52,13 +73,20 @@ import Testing
         #expect(after.status == 0)
         let lines = after.stdout.split(separator: "\n").suffix(2).map(String.init)
         #expect(lines == ["(1 expected failure(s))", "7 passed, 0 failed, 1 skipped"])
+        #expect(after.stdout.contains("""
+        format/op     passed  failed  expected  skipped
+        toy/echo           7       0         1        0
+        toy/other          0       0         0        1
+        total              7       0         1        1
+        testee: toy 1 (python), protocol 1; 1 restart(s)
+        """))
     }
 
     @Test func testeeThatCannotRunExitsThree() throws {
         let dir = try Fixtures.makeDirectory()
         let r = try CLIRun(["run", "--vectors", dir.appendingPathComponent("toy").path, "--"] + Fixtures.toyCommand(dir, "early"))
         #expect(r.status == 3)
-        #expect(r.stderr == "error: testee could not be run: the testee exited with status 5 before answering hello\n--- testee stderr (tail) ---\ntoy: cannot start: missing library libtoy.so\n\n")
+        #expect(r.stderr.hasPrefix("error: testee could not be run: the testee exited with status 5 before answering hello\n--- testee stderr (tail) ---\ntoy: cannot start: missing library libtoy.so\n\n(conformance selftest -- python3 "))
     }
 
     @Test func usageErrorsExitTwo() throws {
@@ -71,11 +99,104 @@ import Testing
         #expect(noCommand.stderr.hasPrefix("error: no testee command"))
     }
 
+    @Test func scopeOptionsAndWarningsOnTheCommandLine() throws {
+        let dir = try Fixtures.makeDirectory()
+        let toy = ["run", "--vectors", dir.appendingPathComponent("toy").path, "--timeout-multiplier", "0.1"]
+        let all = try CLIRun(toy + ["--require-all", "--"] + Fixtures.toyCommand(dir, "good"))
+        #expect(all.status == 1)
+        #expect(all.lastLine == "8 passed, 1 failed, 0 skipped")
+        #expect(all.stdout.contains("REQUIRED BUT SKIPPED 1 case(s) (--require-all / --require):\n    toy/other: 1 case(s): the testee does not advertise toy/other"))
+        #expect(try CLIRun(toy + ["--require", "toy/echo", "--"] + Fixtures.toyCommand(dir, "good")).status == 0)
+        let typo = try CLIRun(toy + ["--require", "toy/nope", "--"] + Fixtures.toyCommand(dir, "good"))
+        #expect(typo.status == 2 && typo.stderr == "error: --require toy/nope: format toy has no op nope\n")
+        let nothing = try CLIRun(toy + ["--"] + Fixtures.toyCommand(dir, "unsupported"))
+        #expect(nothing.status == 1)
+        #expect(nothing.lastLine == "0 passed, 0 failed, 9 skipped")
+        #expect(nothing.stdout.contains("NOT TESTED: no case was executed: the testee answered unsupported to all 8 case(s) it was sent"))
+        let warned = try CLIRun(toy + ["--"] + Fixtures.toyCommand(dir, "typo"))
+        #expect(warned.status == 0)
+        #expect(warned.stderr == "warning: the testee advertises formats or ops this suite does not know, so they test nothing: toy/echoo, toyy\n")
+        #expect(warned.stdout.contains("warning: the testee advertises formats or ops this suite does not know, so they test nothing: toy/echoo, toyy"))
+    }
+
+    @Test func selftestCommandPassesServeAndListsItsChecks() throws {
+        let list = try CLIRun(["selftest", "--list"])
+        #expect(list.status == 0 && list.lastLine == "\(SelfTest.checks.count) checks")
+        let r = try CLIRun(["selftest", "--check", "selftest/unknown-op", "--", Fixtures.executable, "serve"])
+        #expect(r.status == 0)
+        #expect(r.lastLine == "2 passed, 0 failed")  // selftest/hello always runs
+        #expect(try CLIRun(["selftest", "--check", "selftest/nope", "--", "x"]).status == 2)
+        #expect(try CLIRun(["selftest", "--", "/nonexistent/testee"]).status == 3)
+    }
+
     @Test func listPrintsSelectedIDs() throws {
         let r = try CLIRun(["run", "--list", "--run", "state_digest/digest/*"])
         #expect(r.status == 0)
         #expect(r.stdout == "state_digest/digest/store/two-rows-each\nstate_digest/digest/store/empty\nstate_digest/digest/store/one-contact-renamed\n")
         let all = try CLIRun(["list"])
         #expect(all.stdout.split(separator: "\n").count == Fixtures.totalCases)
+    }
+}
+
+/// The HTML report and the comparison page (SPEC.md §6.9): structure, self-containment, content.
+@Suite struct HTMLReportTests {
+    func count(_ s: String, _ needle: String) -> Int { s.components(separatedBy: needle).count - 1 }
+
+    func expectWellFormed(_ page: String) {
+        #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+        #expect(page.hasSuffix("</body>\n</html>\n"))
+        for tag in ["html", "head", "body", "table", "thead", "tbody", "tr", "details", "summary", "script", "style", "pre", "p", "ul", "li", "label"] {
+            #expect(count(page, "<\(tag)>") + count(page, "<\(tag) ") == count(page, "</\(tag)>"), "<\(tag)> not balanced")
+        }
+        // Self-contained: no external asset, no network.
+        for banned in ["http://", "https://", " src=", "<link", "@import", "url("] { #expect(!page.contains(banned), "\(banned)") }
+    }
+
+    @Test func runPageHasTheMatrixTheFilterAndEachFailure() throws {
+        let dir = try Fixtures.makeDirectory()
+        var o = Fixtures.toyOptions(Fixtures.toyCommand(dir, "wrong"))
+        o.requireAll = true
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        let page = HTMLReport.render(r)
+        expectWellFormed(page)
+        #expect(count(page, "<table class=\"matrix\">") == 1)
+        #expect(count(page, "<tr data-op=\"toy/echo\">") == 1 && count(page, "<tr data-op=\"toy/other\">") == 1)
+        #expect(count(page, "class=\"sq o-") == 9 + 8)  // a square per case, plus the legend's eight
+        #expect(page.contains("<input type=\"search\" id=\"filter\""))
+        // Each case needing attention has its block: the wrong output with its diff and comment,
+        // and the required-but-skipped case.
+        #expect(count(page, "<details class=\"case ") == 2)
+        #expect(page.contains("<details class=\"case o-fail\" id=\"c7\""))
+        #expect(page.contains("output.value[0]: expected 1, got 2"))
+        #expect(page.contains("<p>case: an array</p>"))
+        #expect(page.contains("<p class=\"rules\">rules: <code>R2.2-1</code><code>R2.2-5</code></p>"))
+        #expect(page.contains("<details class=\"case o-required_skipped\" id=\"c8\""))
+        #expect(page.contains("<span class=\"closing bad\" id=\"closing\">7 passed, 2 failed, 0 skipped</span>"))
+    }
+
+    @Test func comparisonPageHasARowPerCaseAndAColumnPerImplementation() throws {
+        let dir = try Fixtures.makeDirectory()
+        let good = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "good")))
+        let wrong = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "wrong")))
+        let docs = try [good, wrong].map { try ReportDocument.parse(JSONReport.render($0)) }
+        let page = HTMLReport.comparison(docs)
+        expectWellFormed(page)
+        #expect(count(page, "<tr class=\"case\"") == 9)
+        #expect(count(page, "<tr class=\"case\" data-differ=\"true\"") == 1)
+        #expect(page.contains("<td class=\"o o-fail\" title=\"output differs at output.value[0], output.value[1]\">wrong_output</td>"))
+        #expect(count(page, "<th class=\"name\">toy 1 (python)</th>") == 4)  // two columns in two tables
+        #expect(page.contains("<select id=\"rows\">"))
+    }
+
+    @Test func reportCommandMergesJSONReports() throws {
+        let dir = try Fixtures.makeDirectory()
+        let a = dir.appendingPathComponent("a.json").path, b = dir.appendingPathComponent("b.json").path, out = dir.appendingPathComponent("cmp.html").path
+        let toy = dir.appendingPathComponent("toy").path
+        _ = try CLIRun(["run", "--vectors", toy, "--timeout-multiplier", "0.1", "--report", "json=\(a)", "--"] + Fixtures.toyCommand(dir, "good"))
+        _ = try CLIRun(["run", "--vectors", toy, "--timeout-multiplier", "0.1", "--report", "json=\(b)", "--"] + Fixtures.toyCommand(dir, "wrong"))
+        let r = try CLIRun(["report", "--html", out, a, b])
+        #expect(r.status == 0)
+        #expect(r.stdout == "wrote \(out): 2 implementation(s), 9 case(s)\n")
+        #expect(try CLIRun(["report", "--html", out, dir.appendingPathComponent("toy/toy.json").path]).status == 2)
     }
 }

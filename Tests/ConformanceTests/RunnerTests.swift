@@ -13,6 +13,7 @@ import Vectors
             case .failed(let f): out[rec.id] = f.kind.rawValue
             case .skipped: out[rec.id] = "skipped"
             case .notRun: out[rec.id] = "not_run"
+            case .requiredSkipped: out[rec.id] = "required_skipped"
             case .expectedFailure(let f, _): out[rec.id] = "expected:\(f.kind.rawValue)"
             case .unexpectedPass: out[rec.id] = "unexpected_pass"
             case .changedFailure(let f, _): out[rec.id] = "changed:\(f.kind.rawValue)"
@@ -33,7 +34,7 @@ import Vectors
         let suite = try SuiteLoader.load(directory: Fixtures.vectors)
         #expect(suite.count == Fixtures.totalCases)
         #expect(Fixtures.stateDigestCases > 0)
-        let r = try Runner.run(suite: suite, options: RunOptions(command: Fixtures.serve))
+        let r = try Runner.run(suite: suite, options: Fixtures.serveOptions)
         #expect(r.counts == RunResult.Counts(passed: suite.count, failed: 0, skipped: 0, expectedFailures: 0, notRun: 0))
         #expect(r.exitCode == 0)
         #expect(r.restarts == 0)
@@ -57,7 +58,7 @@ import Vectors
 
     @Test func parallelJobsReportInCaseOrder() throws {
         let suite = try SuiteLoader.load(directory: Fixtures.vectors)
-        var o = RunOptions(command: Fixtures.serve)
+        var o = Fixtures.serveOptions
         o.jobs = 3
         let r = try Runner.run(suite: suite, options: o)
         #expect(r.records.map(\.id) == suite.map(\.id))
@@ -104,6 +105,32 @@ import Vectors
         let f = try #require(r.records.first { $0.id == "toy/echo/b/garbage" }?.outcome.failure)
         #expect(f.details == ["line: this is not json"])
         #expect(f.summary.hasPrefix("not JSON (invalid JSON at byte 0"))
+    }
+
+    /// The runner reads testee output as strictly as SPEC.md §6.6 says: each of these answers to
+    /// the /garbage case is a protocol_error naming why; a CRLF line ending is tolerated.
+    @Test(arguments: [
+        ("surrogate", "not JSON (invalid JSON at byte 82: unpaired surrogate)"),
+        ("deep", "not JSON (invalid JSON at byte 193: nesting too deep)"),
+        ("long", "line longer than 16777216 bytes"),
+        ("badutf8", "line is not valid UTF-8"),
+        ("dupmember", "member \"status\" appears twice"),
+    ])
+    func malformedOutputIsAProtocolError(_ mode: String, _ reason: String) throws {
+        let dir = try Fixtures.makeDirectory()
+        var o = Fixtures.toyOptions(Fixtures.toyCommand(dir, mode))
+        o.timeoutMultiplier = 1  // a 16 MiB line takes a while through a debug build
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        expectToy(r, failing: "toy/echo/b/garbage", kind: "protocol_error")
+        let f = try #require(r.records.first { $0.id == "toy/echo/b/garbage" }?.outcome.failure)
+        #expect(f.summary == reason)
+        #expect(r.restarts == 1)
+    }
+
+    @Test func crlfLineEndingIsTolerated() throws {
+        let dir = try Fixtures.makeDirectory()
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "crlf")))
+        expectToy(r, failing: nil, kind: nil)
     }
 
     @Test func wrongIDIsAProtocolError() throws {
@@ -190,6 +217,70 @@ import Vectors
         #expect(got["toy/echo/c/last"] == "not_run")
         #expect(r.counts.notRun == 3)
         #expect(r.incompleteReason == "--fail-fast after toy/echo/b/garbage")
+    }
+
+    // MARK: A run that cannot pass by accident (SPEC.md §6.7)
+
+    @Test func aRunThatExecutesNothingFailsWithASentence() throws {
+        let dir = try Fixtures.makeDirectory()
+        var o = Fixtures.toyOptions(Fixtures.toyCommand(dir, "good"))
+        o.selection.run = [IDPattern("toy/other/*")]
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(r.summaryLine == "0 passed, 0 failed, 1 skipped")
+        #expect(r.scopeProblems == ["no case was executed: the testee advertises none of the formats and ops of the 1 selected case(s) (it advertises toy; the selection needs toy)"])
+        #expect(r.exitCode == 1)
+
+        let all = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "unsupported")))
+        #expect(all.summaryLine == "0 passed, 0 failed, 9 skipped")
+        #expect(all.scopeProblems == ["no case was executed: the testee answered unsupported to all 8 case(s) it was sent; 1 case(s) are of formats or ops it does not advertise"])
+        #expect(all.exitCode == 1)
+    }
+
+    @Test func unknownCapabilitiesAreNamed() throws {
+        let dir = try Fixtures.makeDirectory()
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "typo")))
+        #expect(r.unknownCapabilities == ["toy/echoo", "toyy"])
+        #expect(SuiteScope.warning(r.unknownCapabilities) == "warning: the testee advertises formats or ops this suite does not know, so they test nothing: toy/echoo, toyy")
+        #expect(r.exitCode == 0)  // a warning, not a failure: every case it can run passed
+    }
+
+    @Test func requireAllAndRequireTurnSkipsIntoFailures() throws {
+        let dir = try Fixtures.makeDirectory()
+        var o = Fixtures.toyOptions(Fixtures.toyCommand(dir, "good"))
+        o.requireAll = true
+        let all = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(outcomes(all)["toy/other/x/one"] == "required_skipped")
+        #expect(all.summaryLine == "8 passed, 1 failed, 0 skipped")
+        #expect(all.exitCode == 1)
+
+        o.requireAll = false
+        o.require = [RequiredScope("toy/other")!]
+        #expect(try Runner.run(suite: try Fixtures.toySuite(), options: o).exitCode == 1)
+        o.require = [RequiredScope("toy/echo")!]
+        let echo = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(echo.exitCode == 0 && echo.summaryLine == "8 passed, 0 failed, 1 skipped")
+        // A required scope the selection leaves out entirely is not "fully run".
+        o.selection.run = [IDPattern("toy/echo/a/*")]
+        o.require = [RequiredScope(format: "toy", op: "other")]
+        let narrowed = try Runner.run(suite: try Fixtures.toySuite(), options: o)
+        #expect(narrowed.scopeProblems == ["--require toy/other: no selected case is in it (see --run, --skip, --format, --shard)"])
+        #expect(narrowed.exitCode == 1)
+        #expect(RequiredScope("a/b/c") == nil && RequiredScope("") == nil && RequiredScope("a/") == nil)
+        #expect(RequiredScope("toy/nope")?.problem(in: SuiteScope(suite: try Fixtures.toySuite())) == "--require toy/nope: format toy has no op nope")
+    }
+
+    @Test func perFormatOpTableCountsEveryOutcome() throws {
+        let dir = try Fixtures.makeDirectory()
+        let r = try Runner.run(suite: try Fixtures.toySuite(), options: Fixtures.toyOptions(Fixtures.toyCommand(dir, "wrong")))
+        #expect(r.opTable.map(\.name) == ["toy/echo", "toy/other"])
+        #expect(r.opTable[0].counts == RunResult.Counts(passed: 7, failed: 1))
+        #expect(r.opTable[1].counts == RunResult.Counts(skipped: 1))
+        #expect(ConsoleReport.table(r.opTable) == """
+        format/op     passed  failed  expected  skipped
+        toy/echo           7       1         0        0
+        toy/other          0       0         0        1
+        total              7       1         0        1
+        """)
     }
 
     @Test func flippedRuleIsNamedDownToTheLeafField() throws {

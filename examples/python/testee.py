@@ -881,47 +881,235 @@ OPS = {"state_digest": {"leaf": op_leaf, "root": op_root, "fold": op_fold, "dige
 
 
 # ---------------------------------------------------------------------------------------------
-# The runner protocol (SPEC.md §6): JSON lines; one result per case; flush after every line.
+# The runner protocol (SPEC.md §6): JSON lines; nothing on stdout before the runner's hello; one
+# result per case, flushed; every line taken through the steps of §6.3 in order.
+
+PROTOCOL_VERSIONS = (1,)
+MAX_LINE = 16 * 1024 * 1024  # §6.1: bytes per line, the \n not counted
+KEPT_PREFIX = 4096           # bytes of an over-long line kept to read its id
+SURROGATE = re.compile("[\ud800-\udfff]")  # only an unpaired \u escape can leave one in a str
+
 
 def send(msg):
     sys.stdout.write(json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 
+def note(text):
+    print("testee.py: %s" % text, file=sys.stderr, flush=True)
+
+
+def read_line(stream):
+    """The next line as (bytes, too_long), or None at EOF. A line over MAX_LINE is read on to its
+    newline without being kept: only its first KEPT_PREFIX bytes come back."""
+    line = stream.readline(MAX_LINE + 1)
+    if not line:
+        return None
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    elif len(line) > MAX_LINE:
+        prefix = line[:KEPT_PREFIX]
+        while True:
+            rest = stream.readline(1 << 20)
+            if not rest or rest.endswith(b"\n"):
+                return prefix, True
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return line, False
+
+
+def salvage_id(b):
+    """The top-level "id" string of a JSON object line that does not decode as a whole (§6.3):
+    the members are scanned without decoding their values; None when it cannot be read."""
+    n = len(b)
+
+    def space(i):
+        while i < n and b[i] in b" \t\r\n":
+            i += 1
+        return i
+
+    def string_end(i):
+        i += 1
+        while i < n:
+            if b[i] == 0x5C:
+                i += 2
+            elif b[i] == 0x22:
+                return i + 1
+            else:
+                i += 1
+        return None
+
+    def decode(token):
+        try:
+            v = json.loads(token.decode("utf-8"))
+        except ValueError:
+            return None
+        return v if isinstance(v, str) and not SURROGATE.search(v) else None
+
+    i = space(0)
+    if i >= n or b[i] != 0x7B:
+        return None
+    i += 1
+    while True:
+        i = space(i)
+        if i >= n or b[i] != 0x22:
+            return None
+        e = string_end(i)
+        if e is None:
+            return None
+        name, i = decode(b[i:e]), space(e)
+        if i >= n or b[i] != 0x3A:
+            return None
+        i = space(i + 1)
+        if name == "id":
+            e = string_end(i) if i < n and b[i] == 0x22 else None
+            return None if e is None else decode(b[i:e])
+        depth = 0
+        while True:  # skip one value of any depth
+            if i >= n:
+                return None
+            c = b[i]
+            if c == 0x22:
+                e = string_end(i)
+                if e is None:
+                    return None
+                i = e
+                if depth == 0:
+                    break
+                continue
+            if c in (0x7B, 0x5B):
+                depth += 1
+            elif c in (0x7D, 0x5D):
+                if depth == 0:
+                    break
+                depth -= 1
+                if depth == 0:
+                    i += 1
+                    break
+            elif c == 0x2C and depth == 0:
+                break
+            i += 1
+        i = space(i)
+        if i < n and b[i] == 0x2C:
+            i += 1
+            continue
+        return None
+
+
+def has_surrogate(v):
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            if SURROGATE.search(x):
+                return True
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return False
+
+
+def decode_line(b):
+    """The message of a line, or raises ValueError saying why it cannot be decoded (§6.3 step 2):
+    not UTF-8, not JSON, an unpaired surrogate escape, or nesting past what json can take (its
+    recursion limit stops far below the 10,000 levels SPEC allows)."""
+    def no_constant(name):
+        raise ValueError("%s is not JSON" % name)
+    try:
+        msg = json.loads(b.decode("utf-8"), object_pairs_hook=Obj, parse_float=Fraction, parse_constant=no_constant)
+    except UnicodeDecodeError:
+        raise ValueError("not valid UTF-8")
+    except RecursionError:
+        raise ValueError("nested too deeply")
+    if has_surrogate(msg):
+        raise ValueError("a string holds an unpaired surrogate escape")
+    return msg
+
+
+def rejected(cid, code, message):
+    return {"type": "result", "id": cid, "status": "rejected", "error": code, "message": message}
+
+
 def answer(msg):
     cid = msg.get("id")
-    ops = OPS.get(msg.get("format"))
+    ops = OPS.get(msg.get("format")) if isinstance(msg.get("format"), str) else None
     if ops is None:
-        return {"type": "result", "id": cid, "status": "unsupported", "message": "no format %s" % msg.get("format")}
-    fn = ops.get(msg.get("op"))
+        return rejected(cid, "unknown_format", "no format %r" % (msg.get("format"),))
+    fn = ops.get(msg.get("op")) if isinstance(msg.get("op"), str) else None
     if fn is None:
-        return {"type": "result", "id": cid, "status": "rejected", "error": "unknown_op", "message": "no op %s" % msg.get("op")}
+        return rejected(cid, "unknown_op", "no op %r in %s" % (msg.get("op"), msg.get("format")))
     try:
         return {"type": "result", "id": cid, "status": "ok", "output": fn(msg.get("input"))}
     except Rejected as e:
-        return {"type": "result", "id": cid, "status": "rejected", "error": e.code, "message": str(e)}
+        return rejected(cid, e.code, str(e))
     except Exception as e:  # a bug here is an internal error, not an answer
         return {"type": "result", "id": cid, "status": "error", "message": "%s: %s" % (type(e).__name__, e)}
 
 
+def handshake(line):
+    """The answer to the first line (§6.2), or None after saying on stderr why there is none."""
+    if line is None or line[1]:
+        note("the first line is missing or longer than 16 MiB; expected the runner's hello")
+        return None
+    try:
+        msg = decode_line(line[0])
+    except ValueError as e:
+        note("the first line is not JSON (%s); expected the runner's hello" % e)
+        return None
+    if not isinstance(msg, dict) or msg.get("type") != "hello":
+        note("the first line is not the runner's hello")
+        return None
+    offered = msg.get("protocol_versions")
+    if not isinstance(offered, list) or not offered or not all(type(v) is int for v in offered):
+        note("the runner's hello has no protocol_versions array of integers")
+        return None
+    common = [v for v in offered if v in PROTOCOL_VERSIONS]
+    if not common:
+        note("the runner offers protocol version(s) %s; this testee speaks %s"
+             % (", ".join(map(str, offered)), ", ".join(map(str, PROTOCOL_VERSIONS))))
+        return None
+    return {"type": "hello", "protocol_version": max(common), "name": "pixie-python-example", "version": "0.1.0",
+            "language": "python", "capabilities": {f: list(ops) for f, ops in OPS.items()}}
+
+
 def main():
-    for line in sys.stdin:
+    stdin = sys.stdin.buffer
+    hello = handshake(read_line(stdin))
+    if hello is None:
+        return 1
+    send(hello)
+    while True:
+        line = read_line(stdin)
+        if line is None:
+            return 0
+        raw, too_long = line
+        if too_long:
+            cid = salvage_id(raw)
+            if cid is None:
+                note("a line longer than 16 MiB with no readable id: no answer")
+            else:
+                send(rejected(cid, "input_bad_length", "line longer than %d bytes (SPEC.md §6.1)" % MAX_LINE))
+            continue
         try:
-            msg = parse_json(line)
+            msg = decode_line(raw)
         except ValueError as e:
-            print("testee.py: ignoring a line that is not JSON: %s" % e, file=sys.stderr)
+            cid = salvage_id(raw)
+            if cid is None:
+                note("a line that cannot be decoded (%s) with no readable id: no answer" % e)
+            else:
+                send(rejected(cid, "input_bad_value", "the line cannot be decoded: %s" % e))
             continue
         kind = msg.get("type") if isinstance(msg, dict) else None
-        if kind == "hello":
-            send({"type": "hello", "protocol_version": 1, "name": "pixie-python-example", "version": "0.1.0",
-                  "language": "python", "capabilities": {f: list(ops) for f, ops in OPS.items()}})
-        elif kind == "case":
-            send(answer(msg))
-        elif kind == "shutdown":
-            break
+        if kind == "shutdown":
+            return 0
+        if kind != "case":
+            note("ignoring a message of type %r" % (kind,))
+        elif not isinstance(msg.get("id"), str):
+            note("ignoring a case without a string id")
         else:
-            print("testee.py: ignoring a message of type %r" % kind, file=sys.stderr)
-    return 0
+            send(answer(msg))
 
 
 if __name__ == "__main__":

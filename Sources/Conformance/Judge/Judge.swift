@@ -37,15 +37,24 @@ public enum Judge {
             if let message { d.append("testee message: \(message)") }
             return .fail(Failure(.unexpectedRejection, "expected an output, the testee rejected the input with \(got)\(vocabularyNote(got))", details: d))
         case (.output(let exp), .ok(let out)):
-            let diffs = JSONComparison.differences(expected: exp, actual: out)
-            if diffs.isEmpty { return .pass }
-            var details = ["expected: \(JSONComparison.render(exp, max: 200))", "actual:   \(JSONComparison.render(out, max: 200))"]
-            details += diffs.map(\.description)
+            if JSONComparison.equal(exp, out) { return .pass }
+            let diff = JSONComparison.diff(expected: exp, actual: out)
+            let (e, a) = JSONComparison.sideBySide(exp, out)
+            var details = ["expected: \(e)", "actual:   \(a)"]
+            details += diff.shown.map(\.description)
+            if diff.more > 0 { details.append("… and \(diff.more) more difference\(diff.more == 1 ? "" : "s")") }
             if c.format == "state_digest" {
                 details += StateDigestDiagnosis.explain(c, expected: exp, actual: out, probe: probe)
             }
-            return .fail(Failure(.wrongOutput, "output differs at \(diffs.map(\.path).joined(separator: ", "))", details: details))
+            return .fail(Failure(.wrongOutput, summary(diff), details: details))
         }
+    }
+
+    /// `output differs at output.a, output.b and 3 more`.
+    static func summary(_ d: JSONComparison.Diff) -> String {
+        var paths: [String] = []
+        for x in d.shown where !paths.contains(x.path) { paths.append(x.path) }
+        return "output differs at \(paths.joined(separator: ", "))" + (d.more > 0 ? " and \(d.more) more" : "")
     }
 
     static func vocabularyNote(_ code: String) -> String {

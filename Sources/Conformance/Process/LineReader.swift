@@ -16,11 +16,13 @@ final class LineReader: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
+    private let maxLineBytes: Int
     private var events: [Event] = []
     private var head = 0
 
     /// Starts reading `fd` until EOF; the reader thread owns and closes it.
     init(fd: Int32, maxLineBytes: Int) {
+        self.maxLineBytes = maxLineBytes
         Thread.detachNewThread { [self] in self.pump(fd: fd, maxLineBytes: maxLineBytes) }
     }
 
@@ -40,7 +42,7 @@ final class LineReader: @unchecked Sendable {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             var lineStart = 0
-            for i in 0..<n where chunk[i] == 0x0a {
+            while let i = LineReader.newline(in: chunk, from: lineStart, to: n) {
                 if discarding {
                     discarding = false
                 } else {
@@ -63,7 +65,23 @@ final class LineReader: @unchecked Sendable {
         push(.eof)
     }
 
+    /// The index of the next `\n` in `chunk[from..<to]` (memchr: a per-byte loop is slow on
+    /// 16 MiB lines in debug builds).
+    static func newline(in chunk: [UInt8], from: Int, to: Int) -> Int? {
+        guard from < to else { return nil }
+        return chunk.withUnsafeBufferPointer { b -> Int? in
+            guard let p = memchr(b.baseAddress! + from, 0x0a, to - from) else { return nil }
+            return b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
     private func emit(_ pending: inout [UInt8]) {
+        // The limit counts every byte before the `\n` (a chunk can complete an over-long line).
+        if pending.count > maxLineBytes {
+            push(.malformed(reason: "line longer than \(maxLineBytes) bytes", prefix: String(decoding: pending.prefix(512), as: UTF8.self)))
+            pending.removeAll(keepingCapacity: true)
+            return
+        }
         if pending.last == 0x0d { pending.removeLast() }
         if let s = String(validating: pending, as: UTF8.self) {
             push(.line(s))

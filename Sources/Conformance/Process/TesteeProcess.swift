@@ -97,6 +97,11 @@ public final class TesteeProcess: @unchecked Sendable {
     public func send(_ line: String, deadline: Date) -> WriteResult {
         var bytes = Array(line.utf8)
         bytes.append(0x0a)
+        return sendBytes(bytes, deadline: deadline)
+    }
+
+    /// Writes `bytes` as they are (the self-test's malformed lines) before `deadline`.
+    public func sendBytes(_ bytes: [UInt8], deadline: Date) -> WriteResult {
         lock.lock()
         defer { lock.unlock() }
         guard !stdinClosed else { return .closed }
@@ -158,6 +163,23 @@ public final class TesteeProcess: @unchecked Sendable {
         // Also kill what the leader left behind in its group.
         _ = Glibc.kill(-pid, SIGKILL)
         return record(ExitStatus(waitStatus: s))
+    }
+
+    /// The exit status if the process ends by itself within `timeout` seconds, else nil (it is
+    /// left running).
+    public func waitForExit(timeout: Double) -> ExitStatus? {
+        lock.lock()
+        if let status { lock.unlock(); return status }
+        lock.unlock()
+        let until = Date(timeIntervalSinceNow: timeout)
+        var s: Int32 = 0
+        while true {
+            let r = waitpid(pid, &s, WNOHANG)
+            if r == pid { return record(ExitStatus(waitStatus: s)) }
+            if r < 0 && errno != EINTR { return record(.unknown) }
+            if Date() >= until { return nil }
+            usleep(2_000)
+        }
     }
 
     private func record(_ s: ExitStatus) -> ExitStatus {

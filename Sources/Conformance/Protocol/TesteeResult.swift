@@ -24,7 +24,10 @@ public struct TesteeResult: Sendable, Equatable {
     public static func parse(_ line: String, expectedID: String) throws(ProtocolViolation) -> TesteeResult {
         let v: JSONValue
         do { v = try JSONValue.parse(line) } catch { throw ProtocolViolation("not JSON (\(error))", line: line) }
-        guard v.objectValue != nil else { throw ProtocolViolation("not a JSON object", line: line) }
+        guard let members = v.objectValue else { throw ProtocolViolation("not a JSON object", line: line) }
+        if let twice = TesteeResult.repeatedMember(members) {
+            throw ProtocolViolation("member \"\(twice)\" appears twice", line: line)
+        }
         guard let type = v["type"]?.stringValue else { throw ProtocolViolation("no string member \"type\"", line: line) }
         guard type == "result" else { throw ProtocolViolation("expected type \"result\", got \"\(type)\"", line: line) }
         guard let id = v["id"]?.stringValue else { throw ProtocolViolation("no string member \"id\"", line: line) }
@@ -50,5 +53,12 @@ public struct TesteeResult: Sendable, Equatable {
         default:
             throw ProtocolViolation("unknown status \"\(status)\" (ok, rejected, unsupported, error)", line: line)
         }
+    }
+
+    /// The first top-level member name that appears twice (its meaning would depend on the parser).
+    static func repeatedMember(_ members: [(String, JSONValue)]) -> String? {
+        var seen = Set<[UInt8]>()
+        for (k, _) in members where !seen.insert(Array(k.utf8)).inserted { return k }
+        return nil
     }
 }

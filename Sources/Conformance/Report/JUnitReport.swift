@@ -12,7 +12,8 @@ public enum JUnitReport {
                 body.append(open + "/>")
             case .failed(let f), .changedFailure(let f, _):
                 failures += 1
-                let text = ([f.summary] + f.details + (rec.stderrTail.isEmpty ? [] : ["--- testee stderr (tail) ---", rec.stderrTail])).joined(separator: "\n")
+                let head = [f.summary] + (rec.suiteCase.comment.isEmpty ? [] : ["case: \(rec.suiteCase.comment)"]) + (rec.rules.isEmpty ? [] : ["rules: \(rec.rules.joined(separator: ", "))"])
+                let text = (head + f.details + (rec.stderrTail.isEmpty ? [] : ["--- testee stderr (tail) ---", rec.stderrTail])).joined(separator: "\n")
                 body.append(open + ">\n    <failure type=\"\(f.kind.rawValue)\" message=\"\(xml(f.summary))\">\(xml(text))</failure>\n  </testcase>")
             case .unexpectedPass(let e):
                 failures += 1
@@ -20,6 +21,9 @@ public enum JUnitReport {
             case .notRun(let reason):
                 failures += 1
                 body.append(open + ">\n    <failure type=\"not_run\" message=\"\(xml(reason))\"/>\n  </testcase>")
+            case .requiredSkipped(let reason):
+                failures += 1
+                body.append(open + ">\n    <failure type=\"required_skipped\" message=\"\(xml("required but skipped: \(reason)"))\"/>\n  </testcase>")
             case .expectedFailure(let f, _):
                 skipped += 1
                 body.append(open + ">\n    <skipped message=\"\(xml("expected failure: \(f.kind.rawValue)"))\"/>\n  </testcase>")
@@ -32,12 +36,20 @@ public enum JUnitReport {
             failures += 1
             body.append("  <testcase classname=\"expected_failures\" name=\"\(xml("stale: \(e.pattern.text)"))\">\n    <failure type=\"stale_entry\" message=\"\(xml("line \(e.line): \(e.text) matches no selected case"))\"/>\n  </testcase>")
         }
-        let tests = r.records.count + r.staleEntries.count
+        // Scope that was not tested fails the suite in every JUnit consumer, not only in the exit code.
+        for (i, p) in r.scopeProblems.enumerated() {
+            failures += 1
+            body.append("  <testcase classname=\"conformance.scope\" name=\"\(xml("scope \(i + 1)"))\">\n    <failure type=\"not_tested\" message=\"\(xml(p))\"/>\n  </testcase>")
+        }
+        var properties = r.unknownCapabilities.map { "    <property name=\"unknown_capability\" value=\"\(xml($0))\"/>" }
+        properties += r.scopeProblems.map { "    <property name=\"scope_problem\" value=\"\(xml($0))\"/>" }
+        let props = properties.isEmpty ? "" : "  <properties>\n\(properties.joined(separator: "\n"))\n  </properties>\n"
+        let tests = r.records.count + r.staleEntries.count + r.scopeProblems.count
         return """
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites tests="\(tests)" failures="\(failures)" skipped="\(skipped)">
         <testsuite name="conformance \(xml(r.hello.name))" tests="\(tests)" failures="\(failures)" errors="0" skipped="\(skipped)" time="\(Double(r.wallNanos) / 1e9)">
-        \(body.joined(separator: "\n"))
+        \(props)\(body.joined(separator: "\n"))
         </testsuite>
         </testsuites>
 

@@ -13,11 +13,13 @@ public struct CaseRecord: Sendable, Equatable {
         case skipped(reason: String)
         /// Never sent (restart budget exhausted, --fail-fast).
         case notRun(reason: String)
+        /// Skipped, but `--require-all` or `--require` covers it: a failure.
+        case requiredSkipped(reason: String)
 
         /// Whether this case makes the run fail (exit 1).
         public var failsRun: Bool {
             switch self {
-            case .failed, .unexpectedPass, .changedFailure, .notRun: return true
+            case .failed, .unexpectedPass, .changedFailure, .notRun, .requiredSkipped: return true
             case .passed, .expectedFailure, .skipped: return false
             }
         }
@@ -39,4 +41,16 @@ public struct CaseRecord: Sendable, Equatable {
     public var nanos: UInt64
 
     public var id: String { suiteCase.id }
+
+    /// Whether the testee was sent the case and gave a judged answer (pass or fail; a skip,
+    /// `unsupported` included, is not execution).
+    public var executed: Bool {
+        switch verdict {
+        case .pass?, .fail?: return true
+        case .skipped?, nil: return false
+        }
+    }
+
+    /// The rule ids the case pins (its `rule:` flags, SPEC.md §2.3).
+    public var rules: [String] { suiteCase.rules }
 }

@@ -16,6 +16,10 @@ public struct RunOptions: Sendable {
     /// Stop scheduling after the first failure that is not an expected one.
     public var failFast = false
     public var expectedFailures: ExpectedFailures?
+    /// Every skipped case fails the run (a release gate claiming full conformance).
+    public var requireAll = false
+    /// Skipped cases in these scopes fail the run; a scope with no selected case fails it too.
+    public var require: [RequiredScope] = []
     /// Ask the testee for per-row leaves to name the drift of a wrong root/digest.
     public var diagnose = true
     /// Called after each judged case (done, total, id); on the worker's thread, serialised.
@@ -24,6 +28,8 @@ public struct RunOptions: Sendable {
     public init(command: [String]) {
         self.command = command
     }
+
+    func isRequired(_ c: SuiteCase) -> Bool { requireAll || require.contains { $0.covers(c) } }
 
     var effectiveCaseTimeout: Double { caseTimeout * timeoutMultiplier }
     var effectiveHandshakeTimeout: Double { handshakeTimeout * timeoutMultiplier }

@@ -36,24 +36,56 @@ public enum Runner {
         firstBox.take()?.close()
 
         var records: [CaseRecord] = []
+        records.reserveCapacity(selected.count)
         let done = state.records
         var runIndex: [Int: Int] = [:]
         for (k, i) in toRun.enumerated() { runIndex[i] = k }
         for (i, c) in selected.enumerated() {
+            var rec: CaseRecord
             if let reason = skipped[i] {
-                records.append(CaseRecord(suiteCase: c, verdict: .skipped(reason: reason), outcome: .skipped(reason: reason), stderrTail: "", nanos: 0))
+                rec = CaseRecord(suiteCase: c, verdict: .skipped(reason: reason), outcome: .skipped(reason: reason), stderrTail: "", nanos: 0)
             } else if let k = runIndex[i], let (v, tail, nanos) = done[k] {
-                records.append(CaseRecord(suiteCase: c, verdict: v, outcome: classify(c.id, v, options.expectedFailures), stderrTail: tail, nanos: nanos))
+                rec = CaseRecord(suiteCase: c, verdict: v, outcome: classify(c.id, v, options.expectedFailures), stderrTail: tail, nanos: nanos)
             } else {
                 let reason = state.stopReason ?? "not run"
-                records.append(CaseRecord(suiteCase: c, verdict: nil, outcome: .notRun(reason: reason), stderrTail: "", nanos: 0))
+                rec = CaseRecord(suiteCase: c, verdict: nil, outcome: .notRun(reason: reason), stderrTail: "", nanos: 0)
             }
+            if case .skipped(let reason) = rec.outcome, options.isRequired(c) { rec.outcome = .requiredSkipped(reason: reason) }
+            records.append(rec)
         }
         let stale = staleEntries(options.expectedFailures, suite: suite, selected: selected, selection: options.selection)
+        var problems: [String] = []
+        if !records.contains(where: \.executed) {
+            problems.append(nothingTested(records, hello: hello))
+        }
+        for r in options.require where !selected.contains(where: r.covers) {
+            problems.append("--require \(r): no selected case is in it (see --run, --skip, --format, --shard)")
+        }
         return RunResult(hello: hello, records: records, staleEntries: stale, restarts: state.restarts,
                          incompleteReason: records.contains { if case .notRun = $0.outcome { return true } else { return false } } ? state.stopReason : nil,
                          wallNanos: DispatchTime.now().uptimeNanoseconds - start,
-                         roundTripNanos: state.roundTripNanos, spawnNanos: state.spawnNanos)
+                         roundTripNanos: state.roundTripNanos, spawnNanos: state.spawnNanos,
+                         unknownCapabilities: SuiteScope(suite: suite).unknownCapabilities(hello), scopeProblems: problems)
+    }
+
+    /// The sentence for a run that executed no case (SPEC.md §6.7): a CI gate must not pass it.
+    static func nothingTested(_ records: [CaseRecord], hello: TesteeHello) -> String {
+        guard !records.isEmpty else { return "no case was executed: the selection holds no case" }
+        let unadvertised = records.filter { !hello.supports(format: $0.suiteCase.format, op: $0.suiteCase.op) }.count
+        let unsupported = records.filter { if case .skipped? = $0.verdict { return true } else { return false } }.count - unadvertised
+        let notRun = records.count - unadvertised - unsupported
+        let advertised = hello.capabilities.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var formats: [String] = []
+        for r in records where !formats.contains(r.suiteCase.format) { formats.append(r.suiteCase.format) }
+        if unadvertised == records.count {
+            return "no case was executed: the testee advertises none of the formats and ops of the \(records.count) selected case(s) "
+                + "(it advertises \(advertised.isEmpty ? "nothing" : advertised.joined(separator: ", ")); the selection needs \(formats.joined(separator: ", ")))"
+        }
+        var parts: [String] = []
+        if unsupported > 0 { parts.append("the testee answered unsupported to all \(unsupported) case(s) it was sent") }
+        if notRun > 0 { parts.append("\(notRun) case(s) were not run") }
+        if unadvertised > 0 { parts.append("\(unadvertised) case(s) are of formats or ops it does not advertise") }
+        return "no case was executed: " + parts.joined(separator: "; ")
     }
 
     /// One worker: its own testee, lock-step, taking the next case from the shared queue.

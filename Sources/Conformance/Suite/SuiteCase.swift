@@ -26,6 +26,9 @@ public struct SuiteCase: Sendable, Equatable {
         self.expected = expected
     }
 
+    /// The rule ids the case pins: its `rule:<id>` flags (SPEC.md §2.3).
+    public var rules: [String] { flags.compactMap { $0.hasPrefix("rule:") ? String($0.dropFirst(5)) : nil } }
+
     /// The line sent to the testee: never the expectation.
     public var message: JSONValue {
         RunnerProtocol.caseMessage(id: id, format: format, op: op, input: input)

@@ -98,19 +98,24 @@ public enum Ed25519 {
         }
     }
 
-    /// A verification key: the 32-byte encoding of A, decoded (and so validated) once.
+    /// A verification key: the 32-byte encoding of A, decoded once.
     public struct PublicKey: Sendable, Hashable {
         fileprivate let encoded: (UInt64, UInt64, UInt64, UInt64)
-        fileprivate let point: EdwardsPoint
+        let point: EdwardsPoint
+        /// True when the bytes are the point's RFC 8032 §5.1.2 encoding (y < p, no "-0").
+        public let isCanonicalEncoding: Bool
 
         fileprivate init(encoded: (UInt64, UInt64, UInt64, UInt64), point: EdwardsPoint) {
             self.encoded = encoded
             self.point = point
+            self.isCanonicalEncoding = true
         }
 
-        /// Decodes a 32-byte public key per RFC 8032 §5.1.3: y ≥ p, x = 0 with the sign bit set,
-        /// and a y for which (y² - 1)/(d·y² + 1) is not a square all throw `.invalidEncoding`;
-        /// any other length throws `.invalidLength`.
+        /// Decodes a 32-byte public key as SPEC.md §9.1 [R9.1-3] reads A: y is taken mod p (a
+        /// y ≥ p is accepted as y - p), x = 0 with the sign bit set is read as x = 0, and only a y
+        /// for which (y² - 1)/(d·y² + 1) is not a square throws `.invalidEncoding` (no such
+        /// point). Any other length throws `.invalidLength`. `isCanonicalEncoding` tells the
+        /// accepted aliases apart, for the stricter rules of `VerificationRule`.
         public init<C: Collection>(rawRepresentation: C) throws where C.Element == UInt8 {
             guard rawRepresentation.count == Ed25519.publicKeyByteCount else {
                 throw CryptoError(.invalidLength,
@@ -120,18 +125,23 @@ public enum Ed25519 {
             withUnsafeMutableBytes(of: &words) { buf in
                 Ed25519.copy(rawRepresentation, into: buf)
             }
-            guard let point = withUnsafeBytes(of: &words, { EdwardsPoint.decode($0.baseAddress!) }) else {
-                throw CryptoError(.invalidEncoding, "Ed25519 public key is not a valid point encoding")
+            guard let decoded = withUnsafeBytes(of: &words, { EdwardsPoint.decode($0.baseAddress!) }) else {
+                throw CryptoError(.invalidEncoding, "Ed25519 public key is not the encoding of a curve point")
             }
             self.encoded = words
-            self.point = point
+            self.point = decoded.point
+            self.isCanonicalEncoding = decoded.canonical
         }
 
-        /// The 32-byte encoding, exactly as given (decoding rejects every non-canonical form).
+        /// The 32-byte encoding, exactly as given (a non-canonical alias stays as it was given).
         public var rawRepresentation: [UInt8] {
             var words = encoded
             return withUnsafeBytes(of: &words) { Array($0) }
         }
+
+        /// True when A has small order ([8]A is the identity): one of the 8 points of order 1, 2,
+        /// 4 or 8, under any of their 14 encodings.
+        public var isSmallOrder: Bool { point.timesCofactor.isIdentity }
 
         public static func == (a: PublicKey, b: PublicKey) -> Bool {
             a.encoded == b.encoded
@@ -144,21 +154,19 @@ public enum Ed25519 {
             hasher.combine(encoded.3)
         }
 
-        /// Verifies a signature per RFC 8032 §5.1.7, cofactorless, by comparing encodings:
+        /// Verifies a signature under the suite's rule, SPEC.md §9.1 (`VerificationRule.suite`):
         ///
-        /// 1. reject unless the signature is exactly 64 bytes R || S;
-        /// 2. reject if S ≥ L (non-canonical S — no malleability by adding L);
-        /// 3. reject if R does not decode per §5.1.3 (same rules as public keys, y ≥ p rejected);
-        /// 4. k = SHA-512(R || A || M) mod L;
-        /// 5. R' = [S]B - [k]A; accept iff encode(R') equals the 32 bytes of R.
+        /// 1. reject unless the signature is exactly 64 bytes R || S [R9.1-1];
+        /// 2. reject if S ≥ L (no reduction, no shortcut on the top bits) [R9.1-2];
+        /// 3. A was decoded at initialisation, aliases included [R9.1-3];
+        /// 4. k = SHA-512(R || A || M) mod L over the bytes as given [R9.1-4];
+        /// 5. R' = [S]B - [k]A; accept iff encode(R') equals the 32 bytes of R [R9.1-5];
+        /// 6. no small-order check on A or R [R9.1-6].
         ///
-        /// Step 3 is enforced as: the y ≥ p check on R's bytes is explicit, and the rest of R's
-        /// decoding (x recoverable, no "-0") is implied by step 5 — encode(R') is always a
-        /// canonical encoding that decodes back to R', so bytes that fail to decode can never
-        /// equal it. Skipping the square root this way gives the same verdict, faster. The
-        /// comparison is the cofactorless equation [S]B = R + [k]A (no multiplication by 8), so
-        /// for small-order components the verdict is that of the unbatched equation. Variable
-        /// time: every input is public.
+        /// R is never decoded: encode(R') is always canonical, so a non-canonical R (y ≥ p, or
+        /// "-0") can never equal it, and an R that is not a point never equals anything. An R with
+        /// a small-order component does match when the equation holds (R = [S]B - [k]A exactly).
+        /// Variable time: every input is public.
         public func isValidSignature<S: Collection, M: Collection>(_ signature: S, for message: M) -> Bool
         where S.Element == UInt8, M.Element == UInt8 {
             guard signature.count == Ed25519.signatureByteCount else { return false }
@@ -172,33 +180,38 @@ public enum Ed25519 {
             return Array(message).withUnsafeBytes { verify(&sig, $0) }
         }
 
+        /// k = SHA-512(R || A || M) mod L, with A as given [R9.1-4], written to `out` (32 bytes).
+        func challenge(_ rBytes: UnsafeRawPointer, _ message: UnsafeRawBufferPointer, into out: UnsafeMutableRawPointer) {
+            var publicBytes = encoded
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
+                let digest = UnsafeMutableRawPointer(scratch.baseAddress!)
+                var hasher = SHA512()
+                hasher.update(UnsafeRawBufferPointer(start: rBytes, count: 32))
+                withUnsafeBytes(of: &publicBytes) { hasher.update($0) }
+                hasher.update(message)
+                hasher.finalize(into: digest)
+                Scalar(reducingWide: digest).write(to: out)
+            }
+        }
+
         private func verify(
             _ sig: inout (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64),
             _ message: UnsafeRawBufferPointer
         ) -> Bool {
-            var publicBytes = encoded
-            return withUnsafeBytes(of: &sig) { sigBytes in
+            withUnsafeBytes(of: &sig) { sigBytes in
                 let rBytes = sigBytes.baseAddress!, sBytes = sigBytes.baseAddress! + 32
                 guard Scalar.isCanonical(sBytes) else { return false }
-                guard !Ed25519.isNonCanonicalFieldEncoding(rBytes) else { return false }
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { scratch in
-                    let digest = UnsafeMutableRawPointer(scratch.baseAddress!)
-                    var hasher = SHA512()
-                    hasher.update(UnsafeRawBufferPointer(start: rBytes, count: 32))
-                    withUnsafeBytes(of: &publicBytes) { hasher.update($0) }
-                    hasher.update(message)
-                    hasher.finalize(into: digest)
-                    let k = Scalar(reducingWide: digest)
-                    let kBytes = digest + 64
-                    k.write(to: kBytes)
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { scratch in
+                    let kBytes = UnsafeMutableRawPointer(scratch.baseAddress!)
+                    challenge(rBytes, message, into: kBytes)
                     let rPrime = BasepointTable.doubleScalarMulVartime(kBytes, point.negated, sBytes)
-                    rPrime.encode(to: digest)
-                    return memcmp32(digest, rBytes)
+                    rPrime.encode(to: kBytes + 32)
+                    return memcmp32(kBytes + 32, rBytes)
                 }
             }
         }
 
-        private func memcmp32(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
+        func memcmp32(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
             for i in 0..<4 where a.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)
                 != b.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self) {
                 return false

@@ -31,15 +31,19 @@ extension Ed25519 {
             Z: .one,
             T: FieldElement(0x68ab3a5b7dda3, 0x00eea2a5eadbb, 0x2af8df483c27e, 0x332b375274732, 0x67875f0fd78b7))
 
-        /// Decodes 32 bytes per RFC 8032 §5.1.3, or nil. Variable time: only ever applied to public
-        /// data (public keys and the R half of signatures).
+        /// Decodes 32 bytes as SPEC.md §9.1 [R9.1-3] reads a point, or nil. Variable time: only ever
+        /// applied to public data (public keys and the R half of signatures).
         ///
-        /// 1. y = the low 255 bits; reject if y ≥ p (non-canonical). x_0 = bit 255.
+        /// 1. y = the low 255 bits, taken mod p: a y in [p, 2^255) is read as y - p (the ref10
+        ///    reading Go, OpenSSL 3 and ed25519-dalek share). x_0 = bit 255.
         /// 2-3. u = y² - 1, v = d·y² + 1, candidate x = u·v³·(u·v⁷)^((p-5)/8); if v·x² = u keep it,
-        ///      if v·x² = -u take x·sqrt(-1), otherwise reject (u/v is not a square).
-        /// 4. if x = 0 and x_0 = 1 reject; if x mod 2 ≠ x_0 take p - x.
-        static func decode(_ p: UnsafeRawPointer) -> EdwardsPoint? {
-            guard !Ed25519.isNonCanonicalFieldEncoding(p) else { return nil }
+        ///      if v·x² = -u take x·sqrt(-1), otherwise reject (u/v is not a square: not a point).
+        /// 4. if x mod 2 ≠ x_0 take p - x; x = 0 with x_0 = 1 is read as x = 0.
+        ///
+        /// `canonical` reports whether the bytes are the point's RFC 8032 §5.1.2 encoding (y < p and
+        /// not "x = 0 with the sign bit set"); the strict reading of RFC 8032 §5.1.3 rejects the rest.
+        static func decode(_ p: UnsafeRawPointer) -> (point: EdwardsPoint, canonical: Bool)? {
+            let nonCanonicalY = Ed25519.isNonCanonicalFieldEncoding(p)
             let sign = UInt64(p.load(fromByteOffset: 31, as: UInt8.self) >> 7)
             let y = FieldElement(bytes: p)
             let yy = y.squared()
@@ -56,10 +60,9 @@ extension Ed25519 {
             } else {
                 return nil
             }
-            let xIsZero = x.isZeroMask != 0
-            if xIsZero && sign == 1 { return nil }
-            if x.isNegative != sign { x = -x }
-            return EdwardsPoint(X: x, Y: y, Z: .one, T: x * y)
+            let minusZero = x.isZeroMask != 0 && sign == 1
+            if x.isNegative != sign && !minusZero { x = -x }
+            return (EdwardsPoint(X: x, Y: y, Z: .one, T: x * y), !nonCanonicalY && !minusZero)
         }
 
         /// The 32-byte encoding of RFC 8032 §5.1.2: y little-endian with the low bit of x in bit 255.

@@ -68,6 +68,21 @@ public enum HybridSignature {
             }
         }
 
+        /// `verify` under explicit rules for each half (SPEC.md §9.1 and §9.2 are `.suite` and
+        /// `.fips204`); for mutants modelling a testee built on a stock library.
+        package func verify(_ signature: [UInt8], for message: [UInt8], ed25519Rule: Ed25519.VerificationRule,
+                            mldsaRule: MLDSA65.VerificationRule) throws(Failure) {
+            guard signature.count == HybridSignature.byteCount else { throw .wrongLength }
+            let edOK = ed25519.isValidSignature(signature[0..<Ed25519.signatureByteCount], for: message, rule: ed25519Rule)
+            let pqOK = mldsa.isValidSignature(Array(signature[Ed25519.signatureByteCount...]), for: message, rule: mldsaRule)
+            switch (edOK, pqOK) {
+            case (true, true): return
+            case (false, true): throw .ed25519Invalid
+            case (true, false): throw .mldsaInvalid
+            case (false, false): throw .bothInvalid
+            }
+        }
+
         public func isValidSignature<S: Collection, M: Collection>(_ signature: S, for message: M) -> Bool
         where S.Element == UInt8, M.Element == UInt8 {
             do { try verify(signature, for: message); return true } catch { return false }

@@ -157,7 +157,11 @@ extension MLDSA65 {
 
         /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from line 7 on, given μ (64 bytes) and
         /// rnd (32 bytes). Loops until a candidate passes every rejection test (lines 10-28).
-        static func sign(_ sk: PrivateKey, mu: [UInt8], rnd: [UInt8]) -> [UInt8] {
+        ///
+        /// `oversizedZ` inverts the z test (for conformance vectors): the loop then stops at the
+        /// first candidate whose z fails ‖z‖∞ < γ1 - β (every coefficient still in (-γ1, γ1], so it
+        /// encodes) and which passes every other test.
+        static func sign(_ sk: PrivateKey, mu: [UInt8], rnd: [UInt8], oversizedZ: Bool = false) -> [UInt8] {
             precondition(mu.count == muBytes && rnd.count == rndBytes)
             // ρ'' = H(K || rnd || μ, 64)
             var h = KeccakSponge(rate: 136, domain: 0x1F)
@@ -202,11 +206,16 @@ extension MLDSA65 {
                         for i in 0..<l {
                             challengeProduct(c, s1Hat.baseAddress! + i * n, into: z + i * n)
                         }
+                        var zOutOfRange = false
                         for j in 0..<vectorL {
                             let v = Field.reduce32(z[j] &+ y[j])
-                            if Field.magnitude(v) >= gamma1 - beta { continue attempt }
+                            if Field.magnitude(v) >= gamma1 - beta {
+                                if !oversizedZ || v > gamma1 || v <= -gamma1 { continue attempt }
+                                zOutOfRange = true
+                            }
                             z[j] = v
                         }
+                        if oversizedZ && !zOutOfRange { continue attempt }
                         // r = w - <<cs2>>, r0 = LowBits(r); reject when ||r0||∞ ≥ γ2 - β
                         for i in 0..<k {
                             challengeProduct(c, s2Hat.baseAddress! + i * n, into: r + i * n)
@@ -256,7 +265,8 @@ extension MLDSA65 {
         /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) from line 3 on, given μ. False for a
         /// signature of the wrong length, a malformed hint (Algorithm 21 returns ⊥), ||z||∞ ≥ γ1 - β
         /// or a commitment hash mismatch.
-        static func verify(_ pk: PublicKey, signature: UnsafeRawBufferPointer, mu: [UInt8]) -> Bool {
+        static func verify(_ pk: PublicKey, signature: UnsafeRawBufferPointer, mu: [UInt8],
+                           rule: VerificationRule = .fips204) -> Bool {
             guard signature.count == signatureByteCount, mu.count == muBytes,
                   let sigBase = signature.baseAddress else { return false }
             let vectorL = l * n, vectorK = k * n
@@ -270,8 +280,10 @@ extension MLDSA65 {
                     Encoding.unpack(sigBase + cTildeByteCount + i * zPolyBytes, count: n, bits: 20,
                                     bias: gamma1, into: z + i * n)
                 }
-                for j in 0..<vectorL where Field.magnitude(z[j]) >= gamma1 - beta { return false }
-                guard Encoding.hintUnpack(sigBase + cTildeByteCount + l * zPolyBytes, into: hint) else {
+                if rule.checkZBound {
+                    for j in 0..<vectorL where Field.magnitude(z[j]) >= gamma1 - beta { return false }
+                }
+                guard Encoding.hintUnpack(sigBase + cTildeByteCount + l * zPolyBytes, into: hint, rule: rule) else {
                     return false
                 }
                 // c = SampleInBall(c̃); w'Approx = NTT^-1(Â ∘ NTT(z) - NTT(c) ∘ NTT(t1 · 2^d))

@@ -63,23 +63,32 @@ extension MLDSA65 {
         /// HintBitUnpack (FIPS 204 Algorithm 21) with all its malformed-input checks: counts must
         /// be non-decreasing and at most ω, positions within a polynomial strictly increasing, and
         /// unused position bytes zero. Returns false (⊥) instead of trapping on bad input; `h`
-        /// receives k·256 coefficients in {0, 1}.
-        static func hintUnpack(_ y: UnsafeRawPointer, into h: UnsafeMutablePointer<Int32>) -> Bool {
+        /// receives k·256 coefficients in {0, 1}. A `rule` other than `.fips204` drops the checks
+        /// it names (mutants only); the bound count ≤ ω always stays, since it keeps every read
+        /// inside the ω + k hint bytes.
+        static func hintUnpack(_ y: UnsafeRawPointer, into h: UnsafeMutablePointer<Int32>,
+                               rule: VerificationRule = .fips204) -> Bool {
             h.update(repeating: 0, count: k * n)
             var index = 0
             for i in 0..<k {
                 let end = Int(y.load(fromByteOffset: omega + i, as: UInt8.self))
-                if end < index || end > omega { return false }
+                if end > omega { return false }
+                if end < index {
+                    if rule.checkHintCountOrder { return false }
+                    continue  // lenient: a count below the previous one gives this polynomial no positions
+                }
                 let first = index
                 while index < end {
                     let position = Int(y.load(fromByteOffset: index, as: UInt8.self))
-                    if index > first && Int(y.load(fromByteOffset: index - 1, as: UInt8.self)) >= position {
+                    if rule.checkHintOrder && index > first
+                        && Int(y.load(fromByteOffset: index - 1, as: UInt8.self)) >= position {
                         return false
                     }
                     h[i * n + position] = 1
                     index += 1
                 }
             }
+            guard rule.checkHintPadding else { return true }
             while index < omega {
                 if y.load(fromByteOffset: index, as: UInt8.self) != 0 { return false }
                 index += 1

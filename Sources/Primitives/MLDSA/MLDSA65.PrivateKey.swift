@@ -152,7 +152,8 @@ extension MLDSA65 {
 
         /// M' = IntegerToBytes(0, 1) || IntegerToBytes(|ctx|, 1) || ctx || M (Algorithm 2 line 10),
         /// absorbed into μ without building M'.
-        private func externalSignature<M: Collection>(_ message: M, context: [UInt8], rnd: [UInt8]) throws -> [UInt8]
+        private func externalSignature<M: Collection>(_ message: M, context: [UInt8], rnd: [UInt8],
+                                                      oversizedZ: Bool = false) throws -> [UInt8]
         where M.Element == UInt8 {
             guard context.count <= maxContextBytes else {
                 throw CryptoError(.invalidParameter, "ML-DSA context must be at most 255 bytes, got \(context.count)")
@@ -163,7 +164,16 @@ extension MLDSA65 {
                 context.withUnsafeBytes { h.absorb($0) }
                 Algorithms.absorb(&h, message)
             }
-            return Algorithms.sign(self, mu: mu, rnd: rnd)
+            return Algorithms.sign(self, mu: mu, rnd: rnd, oversizedZ: oversizedZ)
+        }
+
+        /// A deterministic signature (rnd = 32 zero bytes) that FIPS 204 verification MUST reject
+        /// for one reason only: ‖z‖∞ ≥ γ1 - β. It is the first candidate of Algorithm 7's loop
+        /// that fails the z test and passes every other test, with z still encodable in 20 bits,
+        /// so a verifier that skips the z bound accepts it. For conformance vectors only
+        /// (package API).
+        package func deterministicSignatureWithOversizedZ(for message: [UInt8], context: [UInt8] = []) throws -> [UInt8] {
+            try externalSignature(message, context: context, rnd: [UInt8](repeating: 0, count: rndBytes), oversizedZ: true)
         }
 
         /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on an already formatted M'. `randomness`

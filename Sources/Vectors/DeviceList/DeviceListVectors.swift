@@ -63,6 +63,7 @@ enum DeviceListVectors {
         let signed = try listSignCases(&b, ids)
         try listDecodeCases(&b, ids, signed)
         try listVerifyCases(&b, ids, signed)
+        try signatureEdgeCases(&b, ids)
         try authorizationCases(&b, ids)
         try adoptCases(&b, ids)
         try mergeCases(&b, ids)
@@ -129,9 +130,8 @@ enum DeviceListVectors {
                      input: .object([("account_seed", .bytes(ids.a.seed)), ("device_bundle", .bytes(badLength)), ("name", .text("x")), ("created_at", .unsigned(base))]),
                      .deviceListBadBundle) { () throws(WireError) in _ = try PublicBundle(badLength) }
         var badPoint = ids.d1.bundle.bytes
-        for i in 0..<31 { badPoint[i] = 0xff }
-        badPoint[31] = 0x7f  // y = 2^255 − 1 ≥ p: not a canonical encoding
-        try b.reject("issue/bundle-ed25519-not-a-point", "credential_issue", "the bundle's Ed25519 key must decode (y = 2^255 − 1 is not below p)",
+        badPoint.replaceSubrange(0..<32, with: [2] + [UInt8](repeating: 0, count: 31))  // y = 2: not on the curve
+        try b.reject("issue/bundle-ed25519-not-a-point", "credential_issue", "the bundle's Ed25519 key must decode (02 00…00: y = 2 is not on the curve)",
                      input: .object([("account_seed", .bytes(ids.a.seed)), ("device_bundle", .bytes(badPoint)), ("name", .text("x")), ("created_at", .unsigned(base))]),
                      .deviceListBadBundle) { () throws(WireError) in _ = try PublicBundle(badPoint) }
 

@@ -16,13 +16,14 @@ public struct PublicBundle: Sendable, Equatable {
     public let bytes: [UInt8]
     public let verificationKey: HybridSignature.PublicKey
 
-    /// Parses a bundle: exactly 3,200 bytes and an Ed25519 part that is a valid point encoding
-    /// (RFC 8032 §5.1.3), else `device_list_bad_bundle`.
+    /// Parses a bundle: exactly 3,200 bytes and an Ed25519 part that decodes as a point under
+    /// SPEC.md §9.1 [R9.1-3] (aliases such as y ≥ p accepted, as Haven's ed25519-dalek does),
+    /// else `device_list_bad_bundle`.
     public init(_ bytes: [UInt8], field: String = "bundle", offset: Int? = nil) throws(WireError) {
         guard bytes.count == Self.byteCount else {
             throw WireError(.deviceListBadBundle, "a public bundle is \(Self.byteCount) bytes, got \(bytes.count)", offset: offset, field: field)
         }
-        guard let ed = try? Ed25519.PublicKey(rawRepresentation: bytes[Self.ed25519Range]) else {
+        guard let ed = SignatureRules.parseEd25519Key(bytes[Self.ed25519Range], format: "device_list") else {
             throw WireError(.deviceListBadBundle, "the bundle's Ed25519 key is not a valid point encoding", offset: offset, field: field)
         }
         guard let pq = try? MLDSA65.PublicKey(rawRepresentation: bytes[Self.mldsaRange]) else {
@@ -40,7 +41,7 @@ public struct PublicBundle: Sendable, Equatable {
     /// Checks a hybrid signature, mapping SPEC.md §9.3's failures to this format's codes.
     func verify(_ signature: [UInt8], for message: [UInt8], field: String) throws(WireError) {
         do {
-            try verificationKey.verify(signature, for: message)
+            try SignatureRules.verify(verificationKey, signature, message, format: "device_list")
         } catch {
             switch error {
             case .wrongLength:

@@ -154,6 +154,9 @@ struct MalformedEncodings {
                 out.append(Variant(name: "\(name)-negative", comment: "\(name) as the negative integer -1", bytes: CBORWriter.encode(replacing(name, with: .negative(0))), code: .signinBadType))
                 out.append(Variant(name: "\(name)-as-text", comment: "\(name) as a decimal text string", bytes: CBORWriter.encode(replacing(name, with: .text("1767226200"))), code: .signinBadType))
                 out.append(Variant(name: "\(name)-as-float", comment: "\(name) as the float 1.5", bytes: CBORWriter.encode(replacing(name, with: .float(1.5))), code: .signinBadType))
+                out.append(Variant(name: "\(name)-as-float-one", comment: "\(name) as the float 1.0 (integral, still not major type 0)",
+                                   bytes: CBORWriter.encode(replacing(name, with: .float(1.0))), code: .signinBadType))
+                out.append(Variant(name: "\(name)-as-true", comment: "\(name) as true", bytes: CBORWriter.encode(replacing(name, with: .bool(true))), code: .signinBadType))
             case .map:
                 out.append(Variant(name: "\(name)-as-bytes", comment: "\(name) as a byte string instead of a map", bytes: CBORWriter.encode(replacing(name, with: .bytes([1]))), code: .signinBadType))
                 out.append(Variant(name: "\(name)-null", comment: "\(name) as null", bytes: CBORWriter.encode(replacing(name, with: .null)), code: .signinBadType))

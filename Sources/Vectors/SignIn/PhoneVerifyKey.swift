@@ -7,8 +7,9 @@ public enum PhoneVerifyKey {
     public static let publicKeyByteCount = Ed25519.publicKeyByteCount + MLDSA65.publicKeyByteCount  // 1,984
 
     /// A pinned public key, held as its two encoded halves. Decoding never fails on content: an
-    /// Ed25519 half that is not a valid point (RFC 8032 §5.1.3) makes every Ed25519 signature
-    /// under it invalid (§9.1 step 3), which the verifier reports as that half failing.
+    /// Ed25519 half that is not a curve point (§9.1 [R9.1-3]) makes every Ed25519 signature under
+    /// it invalid, which the verifier reports as that half failing; an alias (y ≥ p, "-0") is a
+    /// key like any other.
     public struct PublicKey: Sendable, Hashable {
         public let bytes: [UInt8]
         /// nil when the Ed25519 half does not decode.
@@ -36,8 +37,10 @@ public enum PhoneVerifyKey {
         /// Checks both halves of a hybrid signature, always both (§9.3), naming what failed.
         public func verify(_ signature: [UInt8], for message: [UInt8]) throws(HybridSignature.Failure) {
             guard signature.count == HybridSignature.byteCount else { throw .wrongLength }
-            let edOK = ed25519?.isValidSignature(signature[0..<Ed25519.signatureByteCount], for: message) ?? false
-            let pqOK = mldsa.isValidSignature(signature[Ed25519.signatureByteCount...], for: message, context: [])
+            let edOK = ed25519?.isValidSignature(signature[0..<Ed25519.signatureByteCount], for: message,
+                                                 rule: SignatureRules.ed25519("signin")) ?? false
+            let pqOK = mldsa.isValidSignature(Array(signature[Ed25519.signatureByteCount...]), for: message,
+                                              rule: SignatureRules.mldsa("signin"))
             switch (edOK, pqOK) {
             case (true, true): return
             case (false, true): throw .ed25519Invalid

@@ -32,6 +32,10 @@ struct SignInFixtures {
     let requestCertLastByte: PhoneOwnershipCert
     let requestCertFirstByte: PhoneOwnershipCert
     let requestCertOtherNumber: PhoneOwnershipCert
+    /// The request certificate's number, expiring at 2^64 − 1 (never): rung 5 near the top of the clock.
+    let requestCertForever: PhoneOwnershipCert
+    /// Issued at 2^64 − 1, after its own expiry and after `now`: no check reads `issued_at_s`.
+    let requestCertIssuedLate: PhoneOwnershipCert
     /// `requestCert`'s fields signed whole by the other key (both halves valid, under the wrong key).
     let otherSignature: [UInt8]
     /// `requestCert`'s fields signed without the domain prefix.
@@ -61,6 +65,8 @@ struct SignInFixtures {
         requestCertLastByte = try .issue(phoneID: last, issuedAt: b - 3_600, expiresAt: b + 365 * d, signer: phoneVerify)
         requestCertFirstByte = try .issue(phoneID: first, issuedAt: b - 3_600, expiresAt: b + 365 * d, signer: phoneVerify)
         requestCertOtherNumber = try .issue(phoneID: otherPhoneID, issuedAt: b - 3_600, expiresAt: b + 365 * d, signer: phoneVerify)
+        requestCertForever = try .issue(phoneID: ownPhoneID, issuedAt: b - 3_600, expiresAt: UInt64.max, signer: phoneVerify)
+        requestCertIssuedLate = try .issue(phoneID: ownPhoneID, issuedAt: UInt64.max, expiresAt: b + 365 * d, signer: phoneVerify)
         otherSignature = other.sign(requestCert.signedMessage)
         noDomainSignature = phoneVerify.sign(CBORWriter.encode(.object([("phone_id", .bytes(ownPhoneID)),
                                                                         ("issued_at_s", .unsigned(b - 3_600)),

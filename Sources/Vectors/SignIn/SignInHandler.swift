@@ -20,11 +20,11 @@ public struct SignInHandler: FormatHandler {
     func output(op: String, input: JSONValue) throws(WireError) -> CBOR {
         switch op {
         case "phone_id":
-            return SignInOutput.phoneID(try PhoneID.derive(e164: try Input.text(try Input.member(input, "e164", path: ""), path: "e164")))
+            return SignInOutput.phoneID(try PhoneID.derive(e164: try SignInInput.text(input, "e164")))
         case "cert_issue":
             let s = try Input.member(input, "signer", path: "")
-            let signer = try PhoneVerifyKey.Signer(ed25519Seed: try Input.bytes(try Input.member(s, "ed25519_seed", path: "signer"), path: "signer.ed25519_seed"),
-                                                   mldsaSeed: try Input.bytes(try Input.member(s, "mldsa_seed", path: "signer"), path: "signer.mldsa_seed"))
+            let signer = try PhoneVerifyKey.Signer(ed25519Seed: try SignInInput.hex(try Input.member(s, "ed25519_seed", path: "signer"), path: "signer.ed25519_seed"),
+                                                   mldsaSeed: try SignInInput.hex(try Input.member(s, "mldsa_seed", path: "signer"), path: "signer.mldsa_seed"))
             let cert = try PhoneOwnershipCert.issue(phoneID: try bytes(input, "phone_id"), issuedAt: try SignInInput.unsigned(input, "issued_at_s"),
                                                     expiresAt: try SignInInput.unsigned(input, "expires_at_s"), signer: signer)
             return SignInOutput.issued(cert, publicKey: signer.publicKeyBytes)
@@ -44,7 +44,7 @@ public struct SignInHandler: FormatHandler {
         case "lookup_decode":
             return SignInOutput.lookup(try DiscoveryLookupResponse.decode(try bytes(input, "encoded")))
         case "request_encode":
-            let r = try SignInRequest(deviceModel: try Input.text(try Input.member(input, "device_model", path: ""), path: "device_model"),
+            let r = try SignInRequest(deviceModel: try SignInInput.text(input, "device_model"),
                                       replySubject: try bytes(input, "reply_subject"), xwingPublicKey: try bytes(input, "xwing_pubkey"),
                                       timestamp: try SignInInput.unsigned(input, "timestamp_s"), cert: try bytes(input, "cert"))
             return SignInOutput.encoded(r.encoded)
@@ -56,7 +56,7 @@ public struct SignInHandler: FormatHandler {
             let own = try SignInInput.nullableBytes(input, "own_cert")
             return SignInOutput.verdict(SignInLadder.run(request: request, pinnedKey: key, ownCert: own, now: try SignInInput.unsigned(input, "now_s")))
         case "ack_encode":
-            return SignInOutput.encoded(try SignInAck(deviceFamily: try Input.text(try Input.member(input, "device_family", path: ""), path: "device_family")).encoded)
+            return SignInOutput.encoded(try SignInAck(deviceFamily: try SignInInput.text(input, "device_family")).encoded)
         case "ack_decode":
             return SignInOutput.ack(try SignInAck.decode(try bytes(input, "encoded")))
         case "approval_encode":
@@ -72,32 +72,49 @@ public struct SignInHandler: FormatHandler {
     }
 
     func bytes(_ input: JSONValue, _ name: String) throws(WireError) -> [UInt8] {
-        try Input.bytes(try Input.member(input, name, path: ""), path: name)
+        try SignInInput.hex(try Input.member(input, name, path: ""), path: name)
     }
 }
 
 /// JSON input readers particular to `signin` (§8.9): unsigned seconds, nullable byte strings.
 enum SignInInput {
+    /// A time or other unsigned member (§8.9, §2.2 rule 3): a JSON integer or a canonical decimal
+    /// string, 0 … 2^64 − 1, else `input_bad_type`.
     static func unsigned(_ input: JSONValue, _ name: String, path: String = "") throws(WireError) -> UInt64 {
         let v = try Input.member(input, name, path: path)
-        // A JSON integer, or a decimal string of digits for values beyond 2^53 (§2).
-        let n: UInt64?
+        if Mutant.on(.signinLenientIntegers), let n = lenientUnsigned(v) { return n }
+        return try Input.uint64(v, path: Input.join(path, name))
+    }
+
+    /// What a lenient JSON library reads as a number (mutant only): `1.0`, `"05"`, `"+5"`, `" 5"`, `true`.
+    static func lenientUnsigned(_ v: JSONValue) -> UInt64? {
         switch v {
-        case .number(let literal): n = UInt64(literal)
-        case .string(let s): n = s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? UInt64(s) : nil
-        default: n = nil
+        case .number(let literal): return Double(literal).flatMap { $0 >= 0 && $0 < 18446744073709551616.0 && $0.rounded() == $0 ? UInt64(exactly: $0) : nil }
+        case .string(let s): return UInt64(s.trimmingCharacters(in: .whitespaces).drop(while: { $0 == "+" }))
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
         }
-        guard let n else {
-            throw WireError(.inputBadType, "\(name) must be an unsigned integer", field: path.isEmpty ? name : "\(path).\(name)")
+    }
+
+    /// A byte-string member in hex of either case (§2.2 rule 4).
+    static func hex(_ v: JSONValue, path: String) throws(WireError) -> [UInt8] {
+        if Mutant.on(.signinHexLowercaseOnly), let s = v.stringValue, s.contains(where: { ("A"..."F").contains($0) }) {
+            throw WireError(.inputBadValue, "uppercase hex", field: path)
         }
-        return n
+        return try Input.bytes(v, path: path)
+    }
+
+    /// A text member, as given (§2.2 rule 5).
+    static func text(_ input: JSONValue, _ name: String) throws(WireError) -> String {
+        let s = try Input.text(try Input.member(input, name, path: ""), path: name)
+        return Mutant.on(.signinModelNFC) && name == "device_model" ? s.precomposedStringWithCanonicalMapping : s
     }
 
     /// A member that must be present: `null` (none) or lowercase hex.
     static func nullableBytes(_ input: JSONValue, _ name: String) throws(WireError) -> [UInt8]? {
         let v = try Input.member(input, name, path: "")
         if v == .null { return nil }
-        return try Input.bytes(v, path: name)
+        return try hex(v, path: name)
     }
 
     static func pinnedKey(_ input: JSONValue) throws(WireError) -> PhoneVerifyKey.PublicKey? {
@@ -114,7 +131,7 @@ enum SignInInput {
         guard let seed, let kt, grantJSON != .null else {
             throw WireError(.signinApprovalPartial, "grant, account_seed and kt_handle are all given or all null", field: "grant")
         }
-        let grant = try DeviceGrant(token: try Input.bytes(try Input.member(grantJSON, "token", path: "grant"), path: "grant.token"),
+        let grant = try DeviceGrant(token: try hex(try Input.member(grantJSON, "token", path: "grant"), path: "grant.token"),
                                     expiresAt: try unsigned(grantJSON, "expires_at_s", path: "grant"))
         return SignInApproval(approved: try .init(grant: grant, accountSeed: seed, ktHandle: kt))
     }

@@ -30,6 +30,13 @@ public enum SignInLadder {
         guard cert.phoneID == own.phoneID || Mutant.on(.signinPhoneIDsNotCompared) else { return .drop(rung: 4, reason: .signinPhoneIDMismatch) }
         // 5. the timestamp is within ±120 s, computed without leaving UInt64.
         let skewSeconds = Mutant.on(.signinWindow121) ? Self.skewSeconds + 1 : Self.skewSeconds
+        if Mutant.on(.signinTimestampSigned) {
+            // The bug: both values as Int64, the difference taken without comparing first.
+            let d = Int64(bitPattern: now) &- Int64(bitPattern: request.timestamp)
+            if d > Int64(skewSeconds) { return .drop(rung: 5, reason: .signinTimestampTooOld) }
+            if d < -Int64(skewSeconds) { return .drop(rung: 5, reason: .signinTimestampTooNew) }
+            return .accept(request, phoneID: cert.phoneID)
+        }
         if request.timestamp < now, now - request.timestamp > skewSeconds { return .drop(rung: 5, reason: .signinTimestampTooOld) }
         if request.timestamp > now, request.timestamp - now > skewSeconds { return .drop(rung: 5, reason: .signinTimestampTooNew) }
         return .accept(request, phoneID: cert.phoneID)

@@ -19,7 +19,9 @@ public struct SignInRequest: Sendable, Hashable {
     public var cert: [UInt8]
 
     public init(deviceModel: String, replySubject: [UInt8], xwingPublicKey: [UInt8], timestamp: UInt64, cert: [UInt8]) throws(WireError) {
-        guard Self.deviceModelUTF8Length.contains(deviceModel.utf8.count) else {
+        // §8.4: the bound counts UTF-8 bytes (the mutant counts characters, as Swift's `count` does).
+        let length = Mutant.on(.signinModelCharacters) ? deviceModel.count : deviceModel.utf8.count
+        guard Self.deviceModelUTF8Length.contains(length) else {
             throw WireError(.signinBadLength, "device_model must be 1–64 UTF-8 bytes, got \(deviceModel.utf8.count)", field: "device_model")
         }
         guard replySubject.count == Self.replySubjectByteCount else {

@@ -59,11 +59,15 @@ enum SignInVectors {
         let f = try SignInFixtures()
         try phoneIDCases(&b)
         try certCases(&b, f)
+        try signatureEdgeCases(&b, f)
         try lookupCases(&b, f)
         try requestCases(&b, f)
         try ladderCases(&b, f)
         try ackCases(&b)
         try approvalCases(&b)
+        try edgeCases(&b, f)
+        try orderCases(&b, f)
+        addRuleFlags(&b.cases)
         return VectorFile(format: "signin",
                           description: "PhoneOwnershipCert, discovery lookup, signin_request and the sibling's guard ladder, signin_ack, signin_approval (SPEC.md §8)",
                           cases: b.cases)
@@ -184,8 +188,7 @@ enum SignInVectors {
     static func signatureFailures(_ f: SignInFixtures) throws -> [(String, String, [UInt8], [UInt8], ErrorCode)] {
         let c = f.requestCert
         var noPoint = f.pinned
-        for i in 0..<31 { noPoint[i] = 0xff }
-        noPoint[31] = 0x7f  // y = 2^255 - 1 ≥ p: not a canonical point encoding (RFC 8032 §5.1.3)
+        noPoint.replaceSubrange(0..<32, with: Ed25519EdgeGenerator.notAPoint)  // y = 2: no x satisfies the curve equation
         var phoneSwapped = c
         phoneSwapped.phoneID = f.otherPhoneID
         return [
@@ -203,7 +206,7 @@ enum SignInVectors {
             ("pinned-other-key", "a genuine certificate checked against a different pinned key", c.encoded, f.otherPinned, .signinCertBothInvalid),
             ("pinned-mldsa-half-other", "the pinned key's ML-DSA half belongs to another key; its Ed25519 half is right",
              c.encoded, Array(f.pinned.prefix(32)) + Array(f.otherPinned.dropFirst(32)), .signinCertMLDSAInvalid),
-            ("pinned-ed25519-not-a-point", "the pinned key's Ed25519 half is not a valid point encoding, so no Ed25519 signature verifies under it (§9.1 step 3)",
+            ("pinned-ed25519-not-a-point", "the pinned key's Ed25519 half is 02 00…00 (y = 2 is not on the curve), so no Ed25519 signature verifies under it",
              c.encoded, noPoint, .signinCertEd25519Invalid),
             ("phone-id-changed-after-signing", "the phone_id replaced by another number's after signing: neither half covers it", phoneSwapped.encoded, f.pinned, .signinCertBothInvalid),
             ("signed-without-domain", "both halves over CBOR(fields) without the \"pixie-phone-ownership-cert-v1\" 00 prefix",

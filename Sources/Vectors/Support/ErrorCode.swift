@@ -21,6 +21,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case inputBadValue = "input_bad_value"
     case unknownNamespace = "unknown_namespace"
     case unknownOp = "unknown_op"
+    /// A runner-protocol case of a format the testee does not implement (SPEC.md §6.3).
+    case unknownFormat = "unknown_format"
     case unknownField = "input_unknown_field"
     case duplicateKey = "duplicate_key"
 

@@ -24,6 +24,14 @@ enum Fixtures {
 
     static var serve: [String] { [executable, "serve"] }
 
+    /// The whole suite against the debug `serve` under a parallel test load: the slowest case
+    /// (reconcile/bucketize/index/n65536) takes about 7 s of the 10 s deadline in a debug build.
+    static var serveOptions: RunOptions {
+        var o = RunOptions(command: serve)
+        o.timeoutMultiplier = 4
+        return o
+    }
+
     /// Case counts per format as MANIFEST.json states them (read independently of SuiteLoader).
     static let manifestCounts: [String: Int] = {
         guard let data = try? Data(contentsOf: vectors.appendingPathComponent("MANIFEST.json")),
@@ -57,7 +65,7 @@ enum Fixtures {
       {"id": "toy/echo/b/garbage", "op": "echo", "comment": "the garbage mode prints non-JSON here", "flags": [], "input": {"value": 5}, "expected": {"output": {"value": 5}}},
       {"id": "toy/echo/b/wrongid", "op": "echo", "comment": "the wrongid mode answers another id here", "flags": [], "input": {"value": 6}, "expected": {"output": {"value": 6}}},
       {"id": "toy/echo/c/reject", "op": "echo", "comment": "must be rejected", "flags": [], "input": {"reject": "input_bad_value"}, "expected": {"error": "input_bad_value"}},
-      {"id": "toy/echo/c/last", "op": "echo", "comment": "an array", "flags": [], "input": {"value": [1, 2]}, "expected": {"output": {"value": [1, 2]}}},
+      {"id": "toy/echo/c/last", "op": "echo", "comment": "an array", "flags": ["rule:R2.2-1", "rule:R2.2-5"], "input": {"value": [1, 2]}, "expected": {"output": {"value": [1, 2]}}},
       {"id": "toy/other/x/one", "op": "other", "comment": "an op the toy testee does not advertise", "flags": [], "input": {}, "expected": {"output": {}}}
     ]}
     """
@@ -73,15 +81,29 @@ enum Fixtures {
         sys.exit(5)
     def send(m):
         sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+    def result(cid, output):
+        return ('{"type":"result","id":"%s","status":"ok","output":%s}' % (cid, output)).encode()
+    # Answers to the /garbage case that the runner must read as protocol errors (or, crlf, accept).
+    RAW = {
+        "surrogate": lambda cid: result(cid, '{"value":"\\ud800"}') + b"\n",
+        "deep": lambda cid: result(cid, "[" * 200 + "]" * 200) + b"\n",
+        "long": lambda cid: result(cid, '"' + "x" * (16 * 1024 * 1024) + '"') + b"\n",
+        "badutf8": lambda cid: result(cid, '{"value":"a') + b'\xff"}}\n',
+        "dupmember": lambda cid: result(cid, '{"value":5},"status":"rejected","error":"input_bad_value"') + b"\n",
+        "crlf": lambda cid: result(cid, '{"value":5}') + b"\r\n",
+    }
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":
+            caps = {"toy": ["echo", "echoo"], "toyy": ["echo"]} if mode == "typo" else {"toy": ["echo"]}
             send({"type": "hello", "protocol_version": 2 if mode == "badversion" else 1, "name": "toy", "version": "1",
-                  "language": "python", "capabilities": {"toy": ["echo"]}})
+                  "language": "python", "capabilities": caps})
             continue
         if msg["type"] == "shutdown":
             break
         cid, inp = msg["id"], msg["input"]
+        if mode == "unsupported":
+            send({"type": "result", "id": cid, "status": "unsupported"}); continue
         if mode == "flood":
             sys.stderr.write(("flood " + cid + " ") * 40000 + "\n"); sys.stderr.flush()
         if mode == "crashall" or (mode == "crash" and cid.endswith("/crash")):
@@ -91,6 +113,8 @@ enum Fixtures {
             time.sleep(3600)
         if mode == "garbage" and cid.endswith("/garbage"):
             sys.stdout.write("this is not json\n"); sys.stdout.flush(); continue
+        if mode in RAW and cid.endswith("/garbage"):
+            sys.stdout.buffer.write(RAW[mode](cid)); sys.stdout.buffer.flush(); continue
         if mode == "wrongid" and cid.endswith("/wrongid"):
             send({"type": "result", "id": "toy/echo/a/one", "status": "ok", "output": {"value": 1}}); continue
         if mode == "wrong" and cid.endswith("/last"):

@@ -131,32 +131,36 @@ struct Ed25519Tests {
         #expect(!pk.isValidSignature(sigL, for: c.messageBytes))
     }
 
-    /// Non-canonical y (y ≥ p) is rejected when decoding a public key. y = p encodes 0 and
-    /// y = p + 1 encodes 1 (the y of the identity), so these are exactly the aliases an
-    /// implementation reducing mod p would accept.
-    @Test func publicKeyWithYAtLeastPRejected() {
-        for low in [0xed, 0xee, 0xef, 0xf0, 0xff] as [UInt8] {
-            for top in [0x7f, 0xff] as [UInt8] {
-                var raw = [UInt8](repeating: 0xff, count: 32)
-                raw[0] = low
-                raw[31] = top
-                #expect(throws: CryptoError(.invalidEncoding, "")) {
-                    try Ed25519.PublicKey(rawRepresentation: raw)
-                }
+    /// SPEC.md §9.1 [R9.1-3]: y is read mod p, so y ≥ p is an alias that decodes when y - p is
+    /// the y of a point (y = p + 1 is the identity's, y = 2^255 - 1 = p + 18 a large-order
+    /// point's); it is flagged non-canonical. y = p + 2 (2 is not a y of the curve) still throws.
+    @Test func publicKeyWithYAtLeastPIsAnAlias() throws {
+        for (low, top, decodes) in [(0xed, 0x7f, true), (0xee, 0x7f, true), (0xee, 0xff, true), (0xef, 0x7f, false), (0xff, 0x7f, true)] as [(UInt8, UInt8, Bool)] {
+            var raw = [UInt8](repeating: 0xff, count: 32)
+            raw[0] = low
+            raw[31] = top
+            if decodes {
+                let key = try Ed25519.PublicKey(rawRepresentation: raw)
+                #expect(!key.isCanonicalEncoding)
+                #expect(key.rawRepresentation == raw)
+            } else {
+                #expect(throws: CryptoError(.invalidEncoding, "")) { try Ed25519.PublicKey(rawRepresentation: raw) }
             }
         }
-        // The canonical encodings of y = 1 (identity, x = 0) and y = p - 1 (x = 0) decode.
+        // The canonical encodings of y = 1 (identity, x = 0) and y = p - 1 (x = 0) decode as canonical.
         var one = [UInt8](repeating: 0, count: 32); one[0] = 1
-        #expect((try? Ed25519.PublicKey(rawRepresentation: one)) != nil)
+        #expect(try Ed25519.PublicKey(rawRepresentation: one).isCanonicalEncoding)
         var minusOne = [UInt8](repeating: 0xff, count: 32); minusOne[0] = 0xec; minusOne[31] = 0x7f
-        #expect((try? Ed25519.PublicKey(rawRepresentation: minusOne)) != nil)
+        #expect(try Ed25519.PublicKey(rawRepresentation: minusOne).isCanonicalEncoding)
     }
 
-    /// x = 0 with the sign bit set ("-0") is rejected (RFC 8032 §5.1.3 step 4), as is a y whose
-    /// x² = (y² - 1)/(d·y² + 1) is not a square (y = 2 is one).
-    @Test func publicKeyDecodingRejectsMinusZeroAndNonSquares() {
+    /// x = 0 with the sign bit set ("-0") is an alias read as x = 0 (flagged non-canonical); a y
+    /// whose x² = (y² - 1)/(d·y² + 1) is not a square (y = 2 is one) is not a point and throws.
+    @Test func publicKeyMinusZeroIsAnAliasAndNonSquaresThrow() throws {
         var minusZero = [UInt8](repeating: 0, count: 32); minusZero[0] = 1; minusZero[31] = 0x80
-        #expect(throws: CryptoError(.invalidEncoding, "")) { try Ed25519.PublicKey(rawRepresentation: minusZero) }
+        let key = try Ed25519.PublicKey(rawRepresentation: minusZero)
+        #expect(!key.isCanonicalEncoding)
+        #expect(key.isSmallOrder)
         var two = [UInt8](repeating: 0, count: 32); two[0] = 2
         #expect(throws: CryptoError(.invalidEncoding, "")) { try Ed25519.PublicKey(rawRepresentation: two) }
     }

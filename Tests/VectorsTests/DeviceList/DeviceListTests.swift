@@ -316,10 +316,14 @@ struct DeviceListTests {
 
     @Test func bundleParsing() {
         #expect(throws: WireError(.deviceListBadBundle, "")) { try PublicBundle([UInt8](repeating: 0, count: 3201)) }
+        // SPEC §9.1 rule R9.1-3: y = 2 is not on the curve; y = 2^255 − 1 ≥ p is an alias (of y = 18) and parses.
         var notPoint = Self.fakeBundle.bytes
-        for i in 0..<31 { notPoint[i] = 0xff }
-        notPoint[31] = 0x7f
+        notPoint.replaceSubrange(0..<32, with: [2] + [UInt8](repeating: 0, count: 31))
         #expect(throws: WireError(.deviceListBadBundle, "")) { try PublicBundle(notPoint) }
+        var alias = Self.fakeBundle.bytes
+        for i in 0..<31 { alias[i] = 0xff }
+        alias[31] = 0x7f
+        #expect((try? PublicBundle(alias))?.nodeID.bytes == Array(alias.prefix(32)))
         #expect(Self.fakeBundle.nodeID.bytes == Array(Self.fakeBundle.bytes.prefix(32)))
     }
 }

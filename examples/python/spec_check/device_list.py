@@ -28,16 +28,15 @@ L_ORDER = 2 ** 252 + 27742317777372353535851937790883648493
 
 def decode_point(b):
     if len(b) != 32: return None
-    y = int.from_bytes(b, 'little') & ((1 << 255) - 1)
+    # §9.1 rule R9.1-3: y is taken mod p (y >= p is an alias), and x = 0 with the sign bit is x = 0
+    y = (int.from_bytes(b, 'little') & ((1 << 255) - 1)) % P
     sign = b[31] >> 7
-    if y >= P: return None
     u, v = (y * y - 1) % P, (D * y * y + 1) % P
     x = (u * pow(v, 3, P) * pow(u * pow(v, 7, P), (P - 5) // 8, P)) % P
     if (v * x * x - u) % P != 0:
         x = x * SQRT_M1 % P
         if (v * x * x - u) % P != 0: return None
-    if x == 0 and sign == 1: return None
-    if x & 1 != sign: x = P - x
+    if x != 0 and x & 1 != sign: x = P - x
     return (x, y)
 
 

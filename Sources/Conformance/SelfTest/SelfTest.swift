@@ -1,0 +1,274 @@
+import Foundation
+import Vectors
+
+/// `conformance selftest -- CMD` (SPEC.md §6.11): the runner protocol's rules checked against a
+/// testee apart from any vector, each check on a fresh process, so protocol mistakes show up
+/// first and separately.
+public enum SelfTest {
+    /// A format no testee implements: the checks that need an answer without running an op use it.
+    static let unknownFormat = "selftest_unknown_format"
+    static let unknownOp = "selftest_unknown_op"
+
+    /// A case line with members in the runner's order (type, id, format, op, input); `input` and
+    /// `extra` are JSON text written as they are.
+    static func caseLine(_ id: String, format: String = unknownFormat, op: String = unknownOp, input: String = "{}", extra: String = "") -> String {
+        let (idText, f, o) = (JSONValue.string(id).compact, JSONValue.string(format).compact, JSONValue.string(op).compact)
+        return "{\"type\":\"case\",\"id\":\(idText),\"format\":\(f),\"op\":\(o),\(extra)\"input\":\(input)}"
+    }
+
+    /// A case line of exactly `length` bytes (the `\n` not counted), padded inside its input.
+    static func paddedCaseLine(_ id: String, length: Int) -> [UInt8] {
+        let head = Array(caseLine(id, input: "{\"pad\":\"").utf8.dropLast())  // drop the closing brace
+        let tail = Array("\"}}".utf8)
+        let pad = length - head.count - tail.count
+        return head + [UInt8](repeating: UInt8(ascii: "a"), count: max(0, pad)) + tail
+    }
+
+    /// A case whose message nests `levels` deep (the message object is level 1, its input 2).
+    static func nestedCaseLine(_ id: String, levels: Int) -> [UInt8] {
+        let n = levels - 1
+        let head = Array(caseLine(id, input: "").utf8.dropLast())
+        return head + [UInt8](repeating: UInt8(ascii: "["), count: n) + [UInt8](repeating: UInt8(ascii: "]"), count: n) + [UInt8(ascii: "}")]
+    }
+
+    /// Every check, in the order they run. Ids and rules are stable; the coverage gate counts them.
+    public static let checks: [SelfTestCheck] = [
+        SelfTestCheck("hello", rules: ["R6.1-1", "R6.1-5", "R6.1-7", "R6.2-2", "R6.2-4"],
+                      "a hello with an extra member, stdin left open, gets a valid hello choosing version 1 and naming at least one format") { p, ctx throws(SelfTestFailure) in
+            try p.hello(offering: [1], extra: [("selftest_extra_member", .object([("ignore", .array([.int(1)]))]))])
+            let h: TesteeHello
+            do throws(SelfTestFailure) { h = try p.expectHello() } catch {
+                // A hello that only comes once stdin closes sat in a buffer (R6.1-5).
+                p.process.closeStdin()
+                if let l = try? p.line(within: 2 * p.multiplier, waitingFor: "hello", "R6.1-5"), (try? TesteeHello.parse(l)) != nil {
+                    throw SelfTestFailure("the hello arrived only after stdin was closed: stdout is buffered; flush after every line (R6.1-5)")
+                }
+                throw error
+            }
+            guard h.protocolVersion == 1 else { throw SelfTestFailure("the hello chose protocol_version \(h.protocolVersion); the runner offered [1] (R6.2-2)") }
+            ctx.hello = h
+            guard !h.capabilities.isEmpty else { throw SelfTestFailure("the hello advertises no format: a run would test nothing (R6.2-4)") }
+            for (format, ops) in h.capabilities {
+                if ops.isEmpty { throw SelfTestFailure("capabilities.\(format) lists no op (R6.2-4)") }
+                var seen = Set<[UInt8]>()
+                for op in ops where !seen.insert(Array(op.utf8)).inserted {
+                    throw SelfTestFailure("capabilities.\(format) lists \(op) twice (R6.2-4)")
+                }
+            }
+        },
+        SelfTestCheck("quiet-before-hello", rules: ["R6.1-6"],
+                      "nothing is written to stdout before the runner's hello is sent") { p, _ throws(SelfTestFailure) in
+            try p.expectNothing(for: p.quiet, after: "starting, before any hello was sent", "R6.1-6")
+            try p.hello(offering: [1])
+            // A line written before the hello may still be in flight: the first line must be the hello.
+            guard let l = try p.line(within: p.handshakeTimeout, waitingFor: "hello", "R6.2-4") else {
+                throw SelfTestFailure("the testee \(p.exitNote()) without answering the hello (R6.2-4)")
+            }
+            guard (try? TesteeHello.parse(l)) != nil else {
+                throw SelfTestFailure("the first line on stdout is not a hello: \(ProtocolViolation("", line: l).line); nothing may be written before the runner's hello (R6.1-6)")
+            }
+        },
+        SelfTestCheck("version-choice", rules: ["R6.2-2"],
+                      "a hello offering [99, 1] gets a hello choosing 1") { p, _ throws(SelfTestFailure) in
+            try p.hello(offering: [99, 1])
+            let h = try p.expectHello("R6.2-2")
+            guard h.protocolVersion == 1 else {
+                throw SelfTestFailure("offered [99, 1], the testee chose \(h.protocolVersion); it must choose an offered version it speaks (R6.2-2)")
+            }
+        },
+        SelfTestCheck("version-refused", rules: ["R6.2-3"],
+                      "a hello offering only [99] gets no hello, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
+            try p.hello(offering: [99])
+            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
+                throw SelfTestFailure("offered only [99], the testee answered \(ProtocolViolation("", line: l).line); it must write nothing and exit non-zero (R6.2-3)")
+            }
+            try p.expectExit(zero: false, within: p.exitGrace, after: "a hello offering only version 99", "R6.2-3")
+            try p.expectStderr("R6.2-3")
+        },
+        SelfTestCheck("case-before-hello", rules: ["R6.2-1", "R6.1-6"],
+                      "a case as the first line gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
+            try p.send(caseLine("selftest/case-before-hello"), "R6.2-1")
+            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
+                throw SelfTestFailure("a case sent before the hello was answered with \(ProtocolViolation("", line: l).line); nothing may be written before the hello (R6.2-1)")
+            }
+            try p.expectExit(zero: false, within: p.exitGrace, after: "a case as the first line", "R6.2-1")
+            try p.expectStderr("R6.2-1")
+        },
+        SelfTestCheck("garbage-before-hello", rules: ["R6.2-1"],
+                      "a first line that is not JSON gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
+            try p.send("hello, testee", "R6.2-1")
+            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
+                throw SelfTestFailure("a first line that is not JSON was answered with \(ProtocolViolation("", line: l).line) (R6.2-1)")
+            }
+            try p.expectExit(zero: false, within: p.exitGrace, after: "a first line that is not JSON", "R6.2-1")
+            try p.expectStderr("R6.2-1")
+        },
+        SelfTestCheck("unknown-format", rules: ["R6.3-1", "R6.3-2", "R6.3-4", "R6.3-7"], twoFaults: true,
+                      "a case of an unknown format and an unknown op is rejected with unknown_format, once") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/unknown-format"), "R6.3-1")
+            try p.expectResult("selftest/unknown-format", .rejected("unknown_format"), "R6.3-7")
+            try p.expectNothing(for: p.quiet, after: "the result (one result per case)", "R6.3-1")
+        },
+        SelfTestCheck("unknown-op", rules: ["R6.3-1", "R6.3-2", "R6.3-8"], needsFormat: true,
+                      "a case of an advertised format with an unknown op is rejected with unknown_op") { p, ctx throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/unknown-op", format: ctx.format ?? "", op: unknownOp), "R6.3-1")
+            try p.expectResult("selftest/unknown-op", .rejected("unknown_op"), "R6.3-8")
+        },
+        SelfTestCheck("diagnostic-id", rules: ["R6.3-3"],
+                      "a case whose id holds '#' is answered under that id") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/diagnostic-id#leaf/0"), "R6.3-3")
+            try p.expectResult("selftest/diagnostic-id#leaf/0", .rejected("unknown_format"), "R6.3-3")
+        },
+        SelfTestCheck("extra-members", rules: ["R6.1-7"],
+                      "a case with a member the protocol does not define is answered as if it were absent") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/extra-members", extra: "\"selftest_extra\":{\"a\":[1,null,\"x\"]},"), "R6.1-7")
+            try p.expectResult("selftest/extra-members", .rejected("unknown_format"), "R6.1-7")
+        },
+        SelfTestCheck("crlf", rules: ["R6.1-2"],
+                      "a case line ending in \\r\\n is answered like any other") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(Array(caseLine("selftest/crlf").utf8) + [0x0d, 0x0a], "R6.1-2")
+            try p.expectResult("selftest/crlf", .rejected("unknown_format"), "R6.1-2")
+        },
+        SelfTestCheck("unknown-type", rules: ["R6.1-8"],
+                      "a message of an unknown type is ignored without an answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send("{\"type\":\"selftest_unknown_type\",\"id\":\"selftest/unknown-type#message\"}", "R6.1-8")
+            try p.send(caseLine("selftest/unknown-type"), "R6.1-8")
+            try p.expectResult("selftest/unknown-type", .rejected("unknown_format"), "R6.1-8")
+        },
+        SelfTestCheck("second-hello", rules: ["R6.1-8"],
+                      "a second hello after the handshake is ignored; the next case is answered") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.hello(offering: [1])
+            try p.send(caseLine("selftest/second-hello"), "R6.1-8")
+            try p.expectResult("selftest/second-hello", .rejected("unknown_format"), "R6.1-8")
+        },
+        SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
+                      "a case line that is not JSON, its id readable, is rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
+            try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
+        },
+        SelfTestCheck("invalid-utf8", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
+                      "a case line holding the byte 0xff is rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            let line = Array(caseLine("selftest/invalid-utf8", input: "{\"text\":\"a\u{1}b\"}").utf8).map { $0 == 0x01 ? 0xff : $0 }
+            try p.sendBytes(line + [0x0a], "R6.3-6")
+            try p.expectResult("selftest/invalid-utf8", .rejected("input_bad_value"), "R6.3-6")
+        },
+        SelfTestCheck("unpaired-surrogate", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
+                      "case lines holding \"\\ud800x\" and \"\\udc00\" are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/unpaired-surrogate/high", input: "{\"text\":\"\\ud800x\"}"), "R6.3-6")
+            try p.expectResult("selftest/unpaired-surrogate/high", .rejected("input_bad_value"), "R6.3-6")
+            try p.send(caseLine("selftest/unpaired-surrogate/low", input: "{\"text\":\"\\udc00\"}"), "R6.3-6")
+            try p.expectResult("selftest/unpaired-surrogate/low", .rejected("input_bad_value"), "R6.3-6")
+        },
+        SelfTestCheck("nesting-64", rules: ["R6.3-6"],
+                      "a case nested 64 levels deep is decoded (rejected with unknown_format, not input_bad_value)") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(nestedCaseLine("selftest/nesting-64", levels: 64) + [0x0a], "R6.3-6")
+            try p.expectResult("selftest/nesting-64", .rejected("unknown_format"), "R6.3-6: every testee decodes 64 levels")
+        },
+        SelfTestCheck("nesting-deep", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
+                      "a case nested 100,000 levels deep is rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(nestedCaseLine("selftest/nesting-deep", levels: 100_000) + [0x0a], "R6.3-6")
+            try p.expectResult("selftest/nesting-deep", .rejected("input_bad_value"), "R6.3-6")
+        },
+        SelfTestCheck("line-at-limit", rules: ["R6.1-3"],
+                      "a case line of exactly 16 MiB is read and answered") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(paddedCaseLine("selftest/line-at-limit", length: RunnerProtocol.maxLineBytes) + [0x0a], "R6.1-3")
+            try p.expectResult("selftest/line-at-limit", .rejected("unknown_format"), "R6.1-3")
+        },
+        SelfTestCheck("line-over-limit", rules: ["R6.1-4", "R6.3-5", "R6.3-4"], twoFaults: true,
+                      "a case line of 16 MiB + 1 byte is rejected with input_bad_length; the next case is answered") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(paddedCaseLine("selftest/line-over-limit", length: RunnerProtocol.maxLineBytes + 1) + [0x0a], "R6.1-4")
+            try p.expectResult("selftest/line-over-limit", .rejected("input_bad_length"), "R6.3-5")
+            try p.send(caseLine("selftest/line-over-limit/next"), "R6.1-4")
+            try p.expectResult("selftest/line-over-limit/next", .rejected("unknown_format"), "R6.1-4")
+        },
+        SelfTestCheck("no-id", rules: ["R6.3-9"],
+                      "an undecodable line with no readable id gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send("{\"type\":\"case\",\"format\":\"\(unknownFormat)\",\"input\":{\"a\":,}}", "R6.3-9")
+            try p.send(caseLine("selftest/no-id"), "R6.3-9")
+            try p.expectResult("selftest/no-id", .rejected("unknown_format"), "R6.3-9")
+        },
+        SelfTestCheck("shutdown", rules: ["R6.4-1"],
+                      "shutdown after a case: nothing more on stdout, exit 0 within 2 s") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/shutdown"), "R6.4-1")
+            try p.expectResult("selftest/shutdown", .anyResult, "R6.3-1")
+            try p.send(RunnerProtocol.shutdown.compact, "R6.4-1")
+            try p.expectExit(zero: true, within: p.exitGrace, after: "shutdown", "R6.4-1")
+        },
+        SelfTestCheck("eof", rules: ["R6.4-2"],
+                      "EOF on stdin after a case: nothing more on stdout, exit 0 within 2 s") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/eof"), "R6.4-2")
+            try p.expectResult("selftest/eof", .anyResult, "R6.3-1")
+            p.process.closeStdin()
+            try p.expectExit(zero: true, within: p.exitGrace, after: "EOF on stdin", "R6.4-2")
+        },
+    ]
+
+    /// Runs every check (or those `only` names, and `selftest/hello`, whose hello the others
+    /// need) against `command`. Throws when the testee cannot be started at all.
+    public static func run(command: [String], timeoutMultiplier: Double = 1, scope: SuiteScope? = nil,
+                           only: [String] = [], progress: (@Sendable (SelfTestResult.Entry) -> Void)? = nil) throws(SpawnError) -> SelfTestResult {
+        var result = SelfTestResult(entries: [], hello: nil, unknownCapabilities: [])
+        let ctx = SelfTestContext()
+        for check in checks where only.isEmpty || only.contains(check.id) || check.id == "selftest/hello" {
+            let start = DispatchTime.now().uptimeNanoseconds
+            var failure: SelfTestFailure?
+            if check.needsFormat && ctx.format == nil {
+                failure = SelfTestFailure("cannot check: no format advertised by a valid hello (see selftest/hello)")
+            } else {
+                let probe = try SelfTestProbe(command: command, multiplier: timeoutMultiplier)
+                do { try check.body(probe, ctx) } catch { failure = error }
+                probe.close()
+            }
+            if check.id == "selftest/hello", let h = ctx.hello {
+                result.hello = h
+                if let scope { result.unknownCapabilities = scope.unknownCapabilities(h) }
+            }
+            let entry = SelfTestResult.Entry(check: check, failure: failure, nanos: DispatchTime.now().uptimeNanoseconds - start)
+            result.entries.append(entry)
+            progress?(entry)
+        }
+        return result
+    }
+}
+
+/// The outcome of `conformance selftest`.
+public struct SelfTestResult: Sendable {
+    public struct Entry: Sendable {
+        public let check: SelfTestCheck
+        public let failure: SelfTestFailure?
+        public let nanos: UInt64
+        public var passed: Bool { failure == nil }
+
+        /// `PASS selftest/hello [R6.1-1, …]` or `FAIL selftest/x [rules]: what was seen`.
+        public var line: String {
+            let head = "\(passed ? "PASS" : "FAIL") \(check.id) [\(check.rules.joined(separator: ", "))] (\(Report.seconds(Double(nanos) / 1e9)))"
+            return failure.map { "\(head)\n    \($0.message)" } ?? head
+        }
+    }
+
+    public var entries: [Entry]
+    public var hello: TesteeHello?
+    public var unknownCapabilities: [String]
+
+    public var passed: Int { entries.filter(\.passed).count }
+    public var failed: Int { entries.count - passed }
+    public var summaryLine: String { "\(passed) passed, \(failed) failed" }
+    public var exitCode: Int32 { failed == 0 && !entries.isEmpty ? 0 : 1 }
+}
