@@ -24,7 +24,7 @@ enum SimulateCommand {
       --devices N          devices of the account, 2–64 (default 2)
       --rows N             message rows each device holds (default 10000)
       --writes N           writes on each side while apart, reconnect (default 20)
-      --namespaces K       namespaces those writes touch, 1–5 (default 1)
+      --namespaces K       namespaces those writes touch, 1–9 (default 1)
       --seed S             the one seed of every random choice (default 1)
       --rules NAME         reference (default) or legacy: the loop before seed 002 §8's fix
                            (3 s debounce, re-advertisement only through the debounce, only when
@@ -77,7 +77,7 @@ enum SimulateCommand {
             case "--devices": guard let v = number(Int.self) else { return CLI.fail("--devices needs a number") }; p.devices = v
             case "--rows": guard let v = number(Int.self) else { return CLI.fail("--rows needs a number") }; p.rows = v
             case "--writes": guard let v = number(Int.self) else { return CLI.fail("--writes needs a number") }; p.writes = v
-            case "--namespaces": guard let v = number(Int.self), (1...5).contains(v) else { return CLI.fail("--namespaces needs 1–5") }; p.namespaces = v
+            case "--namespaces": guard let v = number(Int.self), (1...9).contains(v) else { return CLI.fail("--namespaces needs 1–9") }; p.namespaces = v
             case "--seed": guard let v = number(UInt64.self) else { return CLI.fail("--seed needs a number") }; p.seed = v
             case "--rules":
                 switch value() {

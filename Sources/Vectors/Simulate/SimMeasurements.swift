@@ -6,6 +6,7 @@ public enum SimMeasurements {
     public static func tables(rows maxRows: Int, seed: UInt64) -> String {
         var out: [String] = []
         out.append(loopTable(rows: min(maxRows, 10_000), seed: seed))
+        out.append(namespaceTable(rows: min(maxRows, 10_000), seed: seed))
         let sizes = [10_000, 100_000, 1_000_000].filter { $0 <= max(maxRows, 10_000) }
         out.append(oneRowTable(sizes: sizes, seed: seed))
         out.append(overShippingTable(sizes: sizes, seed: seed))
@@ -55,6 +56,24 @@ public enum SimMeasurements {
                 cells.append("\(ms(r)) (\(r.rounds))")
             }
             lines.append("| \(name) | " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Rounds against the number of namespaces a reconnect diverges in (40 writes a side).
+    static func namespaceTable(rows: Int, seed: UInt64) -> String {
+        var lines = ["Reconnect diverging in k namespaces (40 writes a side, 2 devices, \(SimReport.grouped(rows)) rows), reference loop, seed \(seed):", "",
+                     "| k | rounds | time to converge, ms | storm guard |", "|---:|---:|---:|---|"]
+        let base = SimBase(rows: rows, seed: seed)
+        for k in 1...SimRow.namespaces.count {
+            var p = SimParameters()
+            p.rows = rows
+            p.seed = seed
+            p.writes = 40
+            p.namespaces = k
+            let r = Simulation.run(p, base: base)
+            let guardText = r.storms.isEmpty ? "—" : r.storms.map { "device \($0.device) backs off (\($0.namespaces.count) namespaces logged)" }.joined(separator: "; ")
+            lines.append("| \(k) | \(r.rounds) | \(ms(r)) | \(guardText) |")
         }
         return lines.joined(separator: "\n")
     }

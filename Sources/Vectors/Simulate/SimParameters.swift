@@ -18,7 +18,7 @@ public struct SimParameters: Sendable {
     public var rows = 10_000
     /// Writes each side makes while apart (reconnect).
     public var writes = 20
-    /// How many namespaces those writes touch (1–5: messages, notebook, memory, posts, plans).
+    /// How many namespaces those writes touch (1–9, in `SimRow.namespaces` order).
     public var namespaces = 1
     public var seed: UInt64 = 1
     /// The settle loop every reference device runs (`.reference`, or `.legacy` for the loop before

@@ -37,8 +37,12 @@ public struct SimRow: Sendable, Hashable {
         return (out, out != local)
     }
 
-    /// The namespaces the simulator writes rows in, in the order scenarios use them.
-    public static let namespaces: [Namespace] = [.messages, .notebook, .memory, .posts, .plans]
+    /// The namespaces the simulator writes rows in, in the order scenarios use them (the last
+    /// one takes the background writes).
+    public static let namespaces: [Namespace] = [.messages, .notebook, .memory, .posts, .saga, .fileIndex, .agentConversations, .blocks, .plans]
+
+    /// The byte length of a namespace's sort key (§4.4).
+    public static func keyLength(_ ns: Namespace) -> Int { ns == .blocks ? 32 : 16 }
 
     /// The real §4.4 row. Text lengths vary with the seed (a message body of 40–400 characters).
     public func row(_ ns: Namespace, key: [UInt8]) -> Row {
@@ -72,6 +76,17 @@ public struct SimRow: Sendable, Hashable {
             return Row(.posts, [("postID", .bytes(key)), ("authorUserIDHash", .bytes(g.bytes(32))), ("body", .text(text("post", 40, 400))),
                                 ("tags", .textSet([])), ("visibility", .text("circle")), ("publishedAt", .date(created))]
                        + (version > 0 ? [("editedAt", FieldValue.date(edited))] : []))
+        case .saga:
+            return Row(.saga, [("sagaID", .bytes(key)), ("title", .text(text("saga", 10, 40))), ("chapter", .uint(UInt64(version))),
+                               ("status", .text("active")), ("updatedAt", .date(edited))])
+        case .fileIndex:
+            return Row(.fileIndex, [("fileID", .bytes(key)), ("path", .text("/sim/\(seed % 100_000)/file-v\(version)")), ("sha256", .bytes(g.bytes(32))),
+                                    ("sizeBytes", .uint(g.next() % 10_000_000)), ("modifiedAt", .date(edited))])
+        case .agentConversations:
+            return Row(.agentConversations, [("conversationID", .bytes(key)), ("title", .text(text("chat", 10, 40))), ("model", .text("sim-1")),
+                                             ("turnCount", .uint(UInt64(version))), ("archived", .bool(false)), ("updatedAt", .date(edited))])
+        case .blocks:
+            return Row(.blocks, [("blockedUserIDHash", .bytes(key)), ("reason", .text(text("reason", 5, 30))), ("blockedAt", .date(edited))])
         default:
             return Row(.plans, [("planID", .bytes(key)), ("title", .text(text("plan", 10, 40))), ("stepsJSON", .text("[]")), ("status", .text("open")),
                                 ("priority", .int(Int64(g.next() % 5))), ("updatedAt", .date(edited))])

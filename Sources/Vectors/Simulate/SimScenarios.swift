@@ -33,7 +33,7 @@ enum SimScenarios {
                     let roll = g.next() % 10
                     let w: Simulation.Write
                     if roll < 7 || existing.isEmpty {
-                        w = .insert(ns: ns, key: g.bytes(16), row: SimRow(seed: g.next(), writer: UInt8(side + 1)))
+                        w = .insert(ns: ns, key: g.bytes(SimRow.keyLength(SimRow.namespaces[ns])), row: SimRow(seed: g.next(), writer: UInt8(side + 1)))
                     } else if roll < 9 {
                         w = .edit(ns: ns, key: existing[Int(g.next() % UInt64(existing.count))])
                     } else {
@@ -77,7 +77,7 @@ enum SimScenarios {
             var t = sim.start + p.backgroundEveryMillis * 1000
             var k = 0
             while t <= sim.start + p.limitMillis * 1000 {
-                sim.schedule(t, .write(k % p.devices, .insert(ns: SimRow.namespaces.count - 1, key: g.bytes(16), row: SimRow(seed: g.next(), writer: UInt8(k % p.devices + 1)))))
+                sim.schedule(t, .write(k % p.devices, .insert(ns: SimRow.namespaces.count - 1, key: g.bytes(SimRow.keyLength(SimRow.namespaces.last!)), row: SimRow(seed: g.next(), writer: UInt8(k % p.devices + 1)))))
                 t += p.backgroundEveryMillis * 1000
                 k += 1
             }
@@ -96,7 +96,7 @@ enum SimScenarios {
             let n = i == 0 ? max(1, p.rows) : smallNamespaceRows
             var keyed: [(key: [UInt8], row: SimRow)] = []
             keyed.reserveCapacity(n)
-            for _ in 0..<n { keyed.append((g.bytes(16), SimRow(seed: g.next()))) }
+            for _ in 0..<n { keyed.append((g.bytes(SimRow.keyLength(ns)), SimRow(seed: g.next()))) }
             keyed.sort { ByteOrder.precedes($0.key, $1.key) }
             let leaves = keyed.map { $0.row.leaf(ns, key: $0.key, encoder: &enc) }
             var store = SimNamespace(ns, sortedKeys: keyed.map(\.key), rows: keyed.map(\.row), leaves: leaves)

@@ -101,6 +101,20 @@ import Testing
         #expect(r.converged, "the back-off ends and the fleet still converges: \(r.text)")
     }
 
+    /// Each applied response re-advertises at once (seed 002 §8), so a reconnect diverging in k
+    /// namespaces makes k rounds a side; at nine the guard trips on a legitimate reconnect.
+    @Test func roundsGrowWithDivergentNamespaces() {
+        var rounds: [Int] = []
+        for k in [1, 4, 8, 9] {
+            let r = Simulation.run(Self.params(.reconnect, rows: 1000) { $0.namespaces = k; $0.writes = 40 })
+            #expect(r.converged, "\(k): \(r.text)")
+            rounds.append(r.rounds)
+            #expect(r.storms.isEmpty == (k < 9), "\(k): \(r.text)")
+            if k == 9 { #expect(r.storms.first?.namespaces.count == 9) }
+        }
+        #expect(Array(rounds.prefix(3)) == [2, 8, 16], "\(rounds)")
+    }
+
     @Test func theSecondRoundNarrowsABigMismatchedBucket() {
         // 2,000 rows cut into ⌈2000/256⌉ = 8 leaves a bucket; with narrowing above 4 rows the
         // responder names the bucket instead of shipping it.
