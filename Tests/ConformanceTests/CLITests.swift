@@ -132,7 +132,19 @@ import Testing
     @Test func listPrintsSelectedIDs() throws {
         let r = try CLIRun(["run", "--list", "--run", "state_digest/digest/*"])
         #expect(r.status == 0)
-        #expect(r.stdout == "state_digest/digest/store/two-rows-each\nstate_digest/digest/store/empty\nstate_digest/digest/store/one-contact-renamed\n")
+        #expect(r.stdout == [
+            "state_digest/digest/store/two-rows-each",
+            "state_digest/digest/store/empty",
+            "state_digest/digest/store/one-contact-renamed",
+            "state_digest/digest/store/members-reversed",
+            "state_digest/digest/store/order/spec-order-not-member-order",
+            "state_digest/digest/store/order/unknown-name-before-rows",
+            "state_digest/digest/store/order/namespace-rooted-before-next",
+            "state_digest/digest/store/namespace-not-array",
+            "state_digest/digest/store/namespace-null",
+            "state_digest/digest/store/unknown-namespace",
+            "state_digest/digest/store/namespaces-missing"
+        ].map { $0 + "\n" }.joined())
         let all = try CLIRun(["list"])
         #expect(all.stdout.split(separator: "\n").count == Fixtures.totalCases)
     }

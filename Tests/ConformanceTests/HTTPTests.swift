@@ -201,6 +201,7 @@ import Glibc
         #expect(bad.stdout.contains("""
         FAIL revocation/scenario/remove/answers-204-no-body [wrong_output]
             case: remove_sibling answers 204 with no body, and the device leaves the siblings list
+            rules: R13.4-7, R13.4-9
             step 3 of 4 (remove): POST /v1/sync/siblings/remove: expected status 204, got 200
             answer: 200 OK, 13 byte(s): {"removed":1}
             steps 1–2 passed

@@ -85,8 +85,9 @@ import Vectors
 
     @Test func extraElementsAndBadCBORAreNamed() throws {
         let e = try preimage("{\(base),\"sentAt\":0}")
-        // One more element in the array: header 0x8a → 0x8b, then an extra 0x00.
-        let extra = "8b" + e.dropFirst(2) + "00"
+        // One more element in the array: header 0x8b (11 committed fields, no optional present) → 0x8c, then an extra 0x00.
+        #expect(e.hasPrefix("8b"))
+        let extra = "8c" + e.dropFirst(2) + "00"
         #expect(LeafDiagnosis.firstDifference(namespace: "messages", expected: e, actual: extra)
             == "the testee's preimage has 1 element(s) after the last committed field (editedAt); excluded fields must not be hashed")
         #expect(LeafDiagnosis.firstDifference(namespace: "messages", expected: e, actual: "8a")?.hasPrefix("the testee's preimage is not deterministic CBOR: cbor_truncated") == true)

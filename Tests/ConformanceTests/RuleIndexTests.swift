@@ -30,7 +30,8 @@ import Testing
     Wrong place. [R4.3-5] Again. [R4.3-1]
 
     Withdrawn rule ids:
-    - R5-7: merged into R5-8
+    - R5-7: merged into
+      R5-8
     - R5-8: kept? no
 
     Back to prose. [R5-8]

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A second-language testee for the Pixie conformance runner (SPEC.md §6), Python 3 standard
 library only. It implements every state_digest op (SPEC.md §4) and every reconcile op (SPEC.md §5)
-from the spec alone, with its own deterministic CBOR writer, and speaks the runner protocol on
-stdin/stdout:
+from the spec alone, with its own deterministic CBOR writer and its own JSON text writer for
+frames (Python's json.dumps escapes \\b and \\f, which §2 forbids), and speaks the runner protocol
+on stdin/stdout:
 
     swift run conformance run -- python3 examples/python/testee.py
 """
@@ -21,8 +22,8 @@ class Rejected(Exception):
 
 
 # ---------------------------------------------------------------------------------------------
-# JSON input: keep member order and duplicates (a row naming a field twice is rejected), and
-# keep non-integer number literals apart (1.0 is not an integer).
+# JSON input: keep member order and duplicates (a frame naming a member twice is rejected), and
+# keep non-integer number literals apart (1.0 is not an integer, §2.2).
 
 class Obj(dict):
     def __init__(self, pairs):
@@ -38,17 +39,21 @@ def parse_json(line):
     return json.loads(line, object_pairs_hook=Obj, parse_float=Fraction)
 
 
-INT_TEXT = re.compile(r"^[+-]?[0-9]+$")
+CANONICAL_INT = re.compile(r"0|-?[1-9][0-9]*")
+
+
+def is_str(v):
+    return isinstance(v, str) and not isinstance(v, Fraction)
 
 
 def integer(v, lo, hi):
-    """An integer in [lo, hi], given as a JSON integer or a decimal string (integers beyond
-    2^53 travel as strings); None otherwise."""
+    """§2.2: an integer JSON number (no fraction, no exponent) or a canonical decimal string, in
+    [lo, hi]; None otherwise."""
     if isinstance(v, bool) or isinstance(v, Fraction):
         return None
     if isinstance(v, int):
         n = v
-    elif isinstance(v, str) and INT_TEXT.match(v):
+    elif isinstance(v, str) and CANONICAL_INT.fullmatch(v):
         n = int(v)
     else:
         return None
@@ -67,28 +72,46 @@ def member(obj, name, path=""):
     return obj[name]
 
 
-def hexbytes(v, path):
-    if not isinstance(v, str) or isinstance(v, Fraction):
-        raise Rejected("input_bad_type", "%s: expected lowercase hex" % path)
-    try:
-        if len(v) % 2:
-            raise ValueError
-        return bytes.fromhex(v) if re.fullmatch(r"[0-9a-fA-F]*", v) else bytes.fromhex("x")
-    except ValueError:
+HEX_ANY = re.compile(r"(?:[0-9a-fA-F]{2})*")
+HEX_LOWER = re.compile(r"(?:[0-9a-f]{2})*")
+
+
+def hexbytes(v, path, lower_only=False):
+    """§2.2 hex: not a string input_bad_type; odd length or a non-hex character input_bad_value.
+    Inside a frame (lower_only), an uppercase digit counts as non-hex (§5.3 step 6)."""
+    if not is_str(v):
+        raise Rejected("input_bad_type", "%s: expected hex" % path)
+    if not (HEX_LOWER if lower_only else HEX_ANY).fullmatch(v):
         raise Rejected("input_bad_value", "%s: not valid hex" % path)
+    return bytes.fromhex(v)
+
+
+def sized(b, n, path):
+    if len(b) != n:
+        raise Rejected("input_bad_length", "%s: expected %d bytes, got %d" % (path, n, len(b)))
+    return b
 
 
 def text(v, path):
-    if not isinstance(v, str) or isinstance(v, Fraction):
+    if not is_str(v):
         raise Rejected("input_bad_type", "%s: expected a string" % path)
     return v
 
 
+def boolean(v, path):
+    if not isinstance(v, bool):
+        raise Rejected("input_bad_type", "%s: expected true or false" % path)
+    return v
+
+
 def digest32(v, path):
-    b = hexbytes(v, path)
-    if len(b) != 32:
-        raise Rejected("input_bad_length", "%s: expected 32 bytes, got %d" % (path, len(b)))
-    return b
+    return sized(hexbytes(v, path), 32, path)
+
+
+def utf8_key(s):
+    """Text sorts by its UTF-8 bytes (§2.2 rule 5). Python orders str by code point, which is the
+    same order; UTF-16 would not be."""
+    return s.encode("utf-8")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,7 +139,7 @@ def cbor(v):
     if isinstance(v, str):
         b = v.encode("utf-8")
         return head(3, len(b)) + b
-    if isinstance(v, list):
+    if isinstance(v, (list, tuple)):
         return head(4, len(v)) + b"".join(cbor(x) for x in v)
     if isinstance(v, dict):
         items = sorted((cbor(k), cbor(x)) for k, x in v.items())
@@ -138,6 +161,7 @@ NAMESPACES = ["settings", "messages", "memory", "notebook", "saga", "contacts", 
               "fileIndex", "ktIdentityLedger", "blocks", "posts", "agentConversations"]
 
 ID16, H32 = ("bytes", 16), ("bytes", 32)
+ABSENT_IS_EMPTY = ("normalized_hash", "reaction_set")  # §4.3: the third presence kind
 
 
 def c(name, kind, optional=False):
@@ -155,9 +179,9 @@ SCHEMAS = {
     "settings": ("key", [c("key", "text"), c("value", "text"), x("versionVector", "version_vector"), x("tombstoned", "bool")]),
     "messages": ("messageID", [c("messageID", ID16), c("conversationID", ID16), c("peerUserIDHash", "normalized_hash"),
                                c("isOutgoing", "bool"), c("senderName", "text", True), c("body", "text"),
-                               c("mediaJSON", "text", True), c("replyToID", ID16, True), c("sentAt", "date"),
-                               c("editedAt", "date", True), x("observedAt", "date"), x("peerPubkey", ("bytes", None)),
-                               LOCAL_ROW_ID, x("outboxState", "text")]),
+                               c("mediaJSON", "text", True), c("reactions", "reaction_set"), c("replyToID", ID16, True),
+                               c("sentAt", "date"), c("editedAt", "date", True), x("observedAt", "date"),
+                               x("peerPubkey", ("bytes", None)), LOCAL_ROW_ID, x("outboxState", "text")]),
     "memory": ("eventID", [c("eventID", ID16), c("kind", "text"), c("summary", "text"), c("occurredAt", "date"),
                            c("source", "text"), LOCAL_ROW_ID]),
     "notebook": ("noteID", [c("noteID", ID16), c("title", "text"), c("tags", "text_set"), c("body", "note_body"),
@@ -187,6 +211,12 @@ SCHEMAS = {
 }
 
 
+def key_length(ns):
+    """§4.4: every non-settings key is a fixed-size byte string (16 or 32 bytes)."""
+    kind = dict((f[0], f[1]) for f in SCHEMAS[ns][1])[SCHEMAS[ns][0]]
+    return kind[1] if isinstance(kind, tuple) else None
+
+
 def namespace(v, path="namespace"):
     s = text(v, path)
     if s not in SCHEMAS:
@@ -194,14 +224,23 @@ def namespace(v, path="namespace"):
     return s
 
 
-def parse_value(v, kind, path):
+def parse_reaction(v, path, lower_only):
+    """§4.2: a reaction object; unknown members first, then reactor, then emoji."""
+    if not isinstance(v, dict):
+        raise Rejected("input_bad_type", "%s: a reaction is an object" % path)
+    for name in v:
+        if name not in ("reactor", "emoji"):
+            raise Rejected("input_unknown_field", "%s: a reaction has no member %s" % (path, name))
+    reactor = sized(hexbytes(member(v, "reactor", path), path + ".reactor", lower_only), 32, path + ".reactor")
+    return reactor, text(member(v, "emoji", path), path + ".emoji")
+
+
+def parse_value(v, kind, path, lower_only=False):
     if isinstance(kind, tuple):
-        b = hexbytes(v, path)
-        if kind[1] is not None and len(b) != kind[1]:
-            raise Rejected("input_bad_length", "%s: expected %d bytes, got %d" % (path, kind[1], len(b)))
-        return b
+        b = hexbytes(v, path, lower_only)
+        return sized(b, kind[1], path) if kind[1] is not None else b
     if kind == "normalized_hash":
-        b = hexbytes(v, path)
+        b = hexbytes(v, path, lower_only)
         if len(b) not in (0, 32):
             raise Rejected("input_bad_length", "%s: a user-id hash is 32 bytes or empty" % path)
         return b
@@ -213,19 +252,21 @@ def parse_value(v, kind, path):
             raise Rejected("input_bad_type", "%s: expected an integer (%s)" % (path, kind))
         return n
     if kind == "bool":
-        if not isinstance(v, bool):
-            raise Rejected("input_bad_type", "%s: expected true or false" % path)
-        return v
+        return boolean(v, path)
     if kind == "text_set":
         if not isinstance(v, list):
             raise Rejected("input_bad_type", "%s: expected an array of strings" % path)
         return [text(s, "%s[%d]" % (path, i)) for i, s in enumerate(v)]
+    if kind == "reaction_set":
+        if not isinstance(v, list):
+            raise Rejected("input_bad_type", "%s: expected an array of reactions" % path)
+        return [parse_reaction(r, "%s[%d]" % (path, i), lower_only) for i, r in enumerate(v)]
     if kind == "version_vector":
         if not isinstance(v, dict):
             raise Rejected("input_bad_type", "%s: expected an object of counters" % path)
         out = {}
-        for k, n in v.pairs:
-            m = integer(n, *U64)
+        for k in sorted(v, key=utf8_key):
+            m = integer(v[k], *U64)
             if m is None:
                 raise Rejected("input_bad_type", "%s.%s: expected an unsigned counter" % (path, k))
             out[k] = m
@@ -233,21 +274,23 @@ def parse_value(v, kind, path):
     raise AssertionError(kind)
 
 
-def parse_row(v, ns, path="row"):
-    """A row as {field: value} with only the fields given."""
+def parse_row(v, ns, path="row", lower_only=False):
+    """§4.3: not an object; then any unknown member (before any value is read); then the schema's
+    fields in table order, each completely. Member order never matters."""
     if not isinstance(v, dict):
         raise Rejected("input_bad_type", "%s: a row must be an object" % path)
-    fields = {f[0]: f for f in SCHEMAS[ns][1]}
-    row = {}
-    for name, value in v.pairs:
-        if name not in fields:
+    fields = SCHEMAS[ns][1]
+    names = {f[0] for f in fields}
+    for name in v:
+        if name not in names:
             raise Rejected("input_unknown_field", "%s rows have no field %s" % (ns, name))
-        if name in row:
-            raise Rejected("input_bad_value", "field %s given twice" % name)
-        row[name] = parse_value(value, fields[name][1], "%s.%s" % (path, name))
-    for name, kind, optional, _ in SCHEMAS[ns][1]:
-        if name not in row and not optional and kind != "normalized_hash":
-            raise Rejected("input_missing_field", "%s rows need %s" % (ns, name))
+    row = {}
+    for name, kind, optional, _ in fields:
+        if name not in v:
+            if not optional and kind not in ABSENT_IS_EMPTY:
+                raise Rejected("input_missing_field", "%s rows need %s" % (ns, name))
+            continue
+        row[name] = parse_value(v[name], kind, "%s.%s" % (path, name), lower_only)
     return row
 
 
@@ -267,20 +310,25 @@ def note_contribution(row):
     """Content, never residency: an offloaded body contributes its stamped contentHash."""
     if row.get("bodyOffloaded") is True:
         h = row.get("contentHash")
-        if h is None or len(h) != 32:
-            raise Rejected("notebook_offloaded_without_hash", "an offloaded note must carry its 32-byte contentHash")
+        if h is None:
+            raise Rejected("notebook_offloaded_without_hash", "an offloaded note must carry its contentHash")
         return h
     return note_body_digest(row.get("body", ""))
 
 
 def committed_value(kind, value, row):
     if kind == "date":
-        return value // 1000  # whole seconds, rounded toward negative infinity
+        return value // 1000  # whole seconds, rounded toward negative infinity, in integers
     if kind == "text_set":
-        return sorted(set(value), key=lambda s: s.encode("utf-8"))
+        return sorted(set(value), key=utf8_key)
+    if kind == "reaction_set":
+        return [[r, e] for r, e in sorted(set(value), key=lambda re_: (re_[0], utf8_key(re_[1])))]
     if kind == "note_body":
         return note_contribution(row)
     return value
+
+
+EMPTY = {"normalized_hash": b"", "reaction_set": []}
 
 
 def preimage(ns, row):
@@ -288,17 +336,15 @@ def preimage(ns, row):
     for name, kind, optional, committed in SCHEMAS[ns][1]:
         if not committed:
             continue
+        if kind in ABSENT_IS_EMPTY:
+            items.append(committed_value(kind, row[name], row) if name in row else EMPTY[kind])
+            continue
         if optional:
             if name not in row:
                 items.append(0)
                 continue
             items.append(1)
-        if name in row:
-            items.append(committed_value(kind, row[name], row))
-        elif kind == "normalized_hash":
-            items.append(b"")
-        else:
-            raise Rejected("input_missing_field", "%s rows need %s" % (ns, name))
+        items.append(committed_value(kind, row[name], row))
     return cbor(items)
 
 
@@ -339,7 +385,7 @@ def settings_root(rows):
     live, seen = {}, set()
     for row in rows:
         k = row["key"]
-        if k in seen:
+        if k in seen:  # Python str equality is by code point: NFC and NFD are two keys
             raise Rejected("duplicate_key", "settings key %s appears twice" % k)
         seen.add(k)
         if not is_dropped("settings", row):
@@ -348,19 +394,20 @@ def settings_root(rows):
 
 
 def ns_root(ns, rows):
+    """§4.7: rows already read; then repeated keys (dropped rows included); then leaves."""
     if ns == "settings":
         return settings_root(rows)
     keys = [key_bytes(ns, r) for r in rows]
-    if len(set(keys)) != len(keys):  # §4.7: a repeated key is an error, dropped rows included
+    if len(set(keys)) != len(keys):
         raise Rejected("duplicate_key", "a key appears twice in %s" % ns)
     keyed = [(key_bytes(ns, r), leaf_of(ns, r)[1]) for r in rows if not is_dropped(ns, r)]
     return merkle_root(ns, keyed), len(keyed)
 
 
-def parse_rows(v, ns, path):
+def parse_rows(v, ns, path, lower_only=False):
     if not isinstance(v, list):
         raise Rejected("input_bad_type", "%s: expected an array of rows" % path)
-    return [parse_row(r, ns, "%s[%d]" % (path, i)) for i, r in enumerate(v)]
+    return [parse_row(r, ns, "%s[%d]" % (path, i), lower_only) for i, r in enumerate(v)]
 
 
 def encode_digest(roots):
@@ -368,10 +415,13 @@ def encode_digest(roots):
 
 
 def decode_digest(b):
-    if len(b) != 417:
-        raise Rejected("digest_wrong_length", "a StateDigest is 417 bytes, got %d" % len(b))
+    """§4.8: the version byte first (version skew whatever the length), then the length."""
+    if len(b) == 0:
+        raise Rejected("digest_wrong_length", "no version byte")
     if b[0] != 6:
         raise Rejected("digest_unsupported_version", "version %d is not 6" % b[0])
+    if len(b) != 417:
+        raise Rejected("digest_wrong_length", "a StateDigest is 417 bytes, got %d" % len(b))
     return [b[1 + 32 * i:33 + 32 * i] for i in range(13)]
 
 
@@ -384,19 +434,22 @@ def json_int(n):
 
 
 def row_json(ns, row):
+    """A row as vector data (§4.9): present fields in schema order, values as held."""
     out = {}
     for name, kind, _, _ in SCHEMAS[ns][1]:
         if name not in row:
             continue
         v = row[name]
-        if isinstance(v, (bytes, bytearray)):
+        if kind == "reaction_set":
+            v = [{"reactor": r.hex(), "emoji": e} for r, e in v]
+        elif isinstance(v, (bytes, bytearray)):
             v = v.hex()
         elif isinstance(v, bool) or isinstance(v, str) or isinstance(v, list):
             pass
         elif isinstance(v, int):
             v = json_int(v)
         elif isinstance(v, dict):
-            v = {k: json_int(n) for k, n in sorted(v.items())}
+            v = {k: json_int(n) for k, n in sorted(v.items(), key=lambda kv: utf8_key(kv[0]))}
         out[name] = v
     return out
 
@@ -422,13 +475,15 @@ def op_root(inp):
 
 
 def generated_leaves(gen):
-    """Generator rule `index` (§4.9): key_i = i as 4 bytes big-endian, leaf_i = SHA-256 of it."""
+    """Generator rule `index` (§4.9): rule first, then count (an unsigned integer, at most 2^20)."""
     rule = text(member(gen, "rule", "generate"), "generate.rule")
     if rule != "index":
         raise Rejected("input_bad_value", "unknown generator rule %s" % rule)
-    n = integer(member(gen, "count", "generate"), *I64)
-    if n is None or not 0 <= n <= 1 << 20:
-        raise Rejected("input_bad_value", "count must be 0...1048576")
+    n = integer(member(gen, "count", "generate"), *U64)
+    if n is None:
+        raise Rejected("input_bad_type", "count must be an unsigned integer")
+    if n > 1 << 20:
+        raise Rejected("input_bad_value", "count must be at most 1048576")
     keys = [i.to_bytes(4, "big") for i in range(n)]
     return [(key, sha256(b"pixie.vectors.leaf\x00", key)) for key in keys]
 
@@ -445,29 +500,42 @@ def explicit_leaves(items):
     return keyed
 
 
+def leaf_list(inp):
+    """`generate` if present (then `leaves` is never read), else `leaves`."""
+    if "generate" in inp:
+        return generated_leaves(inp["generate"])
+    return explicit_leaves(member(inp, "leaves"))
+
+
 def op_fold(inp):
     ns = namespace(member(inp, "namespace"))
-    keyed = generated_leaves(inp["generate"]) if "generate" in inp else explicit_leaves(member(inp, "leaves"))
+    if ns == "settings":
+        raise Rejected("input_bad_value", "settings has no leaves to fold")
+    keyed = leaf_list(inp)
     return {"root": merkle_root(ns, keyed).hex(), "count": len(keyed)}
 
 
-def op_digest(inp):
-    nss = member(inp, "namespaces")
-    if not isinstance(nss, dict):
-        raise Rejected("input_bad_type", "expected an object of namespaces")
-    store = {}
-    for name, rows in nss.pairs:
+def namespace_members(obj, path):
+    """§4.9: every member name checked first, then the values in §4.1 order."""
+    if not isinstance(obj, dict):
+        raise Rejected("input_bad_type", "%s: expected an object" % path)
+    for name in obj:
         if name not in SCHEMAS:
             raise Rejected("unknown_namespace", "no namespace %s" % name)
-        store[name] = parse_rows(rows, name, "namespaces." + name)
-    roots = [ns_root(ns, store.get(ns, []))[0] for ns in NAMESPACES]
-    return {"encoded": encode_digest(roots).hex(), "roots": roots_json(roots)}
+    return [(ns, obj[ns]) for ns in NAMESPACES if ns in obj]
+
+
+def op_digest(inp):
+    roots = {}
+    for ns, rows in namespace_members(member(inp, "namespaces"), "namespaces"):
+        roots[ns] = ns_root(ns, parse_rows(rows, ns, "namespaces." + ns))[0]
+    all_roots = [roots[ns] if ns in roots else ns_root(ns, [])[0] for ns in NAMESPACES]
+    return {"encoded": encode_digest(all_roots).hex(), "roots": roots_json(all_roots)}
 
 
 def op_digest_encode(inp):
     roots = member(inp, "roots")
-    if not isinstance(roots, dict):
-        raise Rejected("input_bad_type", "expected an object of roots")
+    namespace_members(roots, "roots")
     return {"encoded": encode_digest([digest32(member(roots, ns, "roots"), "roots." + ns) for ns in NAMESPACES]).hex()}
 
 
@@ -483,15 +551,15 @@ def op_divergence(inp):
 
 
 def op_mark_offloaded(inp):
+    """§4.6: read row, contentHash, holder; then already offloaded, then length, then mismatch."""
     row = parse_row(member(inp, "row"), "notebook")
     content_hash = hexbytes(member(inp, "contentHash"), "contentHash")
     holder = hexbytes(inp["holder"], "holder") if "holder" in inp else None
-    before = leaf_of("notebook", row)[1]
     if row.get("bodyOffloaded") is True:
         raise Rejected("input_bad_value", "the note is already offloaded")
     if len(content_hash) != 32:
         raise Rejected("input_bad_length", "contentHash must be 32 bytes, got %d" % len(content_hash))
-    if "body" not in row or note_body_digest(row["body"]) != content_hash:
+    if note_body_digest(row["body"]) != content_hash:
         raise Rejected("notebook_offload_hash_mismatch", "contentHash does not equal noteBodyDigest(body)")
     after = dict(row)
     after["contentHash"] = content_hash
@@ -500,20 +568,22 @@ def op_mark_offloaded(inp):
     if holder is not None:
         after["offloadHolderPubkey"] = holder
     after["body"] = ""
+    before = leaf_of("notebook", row)[1]
     return {"row": row_json("notebook", after), "leaf_before": before.hex(), "leaf_after": leaf_of("notebook", after)[1].hex()}
 
 
 # ---------------------------------------------------------------------------------------------
 # Reconcile (SPEC.md §5): the frame model, its JSON and CBOR writers, the §5.3 decoder, the
-# requester's bucketize (§5.2) and the responder's respond (§5.4).
+# requester's bucketize (§5.2), the responder's respond (§5.4) and the state_digest frame (§5.7).
 #
 # A frame is held as a dict of Python values: bytes for byte strings, ints for counts, parsed
 # rows (as parse_row returns them) for rows. frame_tree() turns it into the canonical tree of
 # §5.3 (member order, sorted data keys) with bytes still bytes; the JSON writer turns bytes into
 # lowercase hex, the CBOR writer (§1) keeps them as byte strings.
 
-FINE_THRESHOLD = 256  # §5.2: at most 256 buckets
-KINDS = ("reconcile_req", "reconcile_resp")
+MAX_BUCKETS = 256
+KINDS = ("reconcile_req", "reconcile_resp", "state_digest")
+MAX_DEPTH = 32
 
 
 class FrameError(Rejected):
@@ -521,9 +591,8 @@ class FrameError(Rejected):
 
 
 def sorted_object(obj):
-    """An object whose keys are data: keys sorted by their UTF-8 bytes (§5.3). Python orders str
-    by code point, which is the same order."""
-    return {k: obj[k] for k in sorted(obj)}
+    """An object whose keys are data: keys sorted by their UTF-8 bytes (§5.3)."""
+    return {k: obj[k] for k in sorted(obj, key=utf8_key)}
 
 
 def vectors_tree(vectors):
@@ -532,7 +601,11 @@ def vectors_tree(vectors):
 
 def row_tree(ns, row):
     """ROW (§5.3): the row as in §4 vector input, members in schema order, only present fields."""
-    return {name: row[name] for name, _, _, _ in SCHEMAS[ns][1] if name in row}
+    out = {}
+    for name, kind, _, _ in SCHEMAS[ns][1]:
+        if name in row:
+            out[name] = [{"reactor": r, "emoji": e} for r, e in row[name]] if kind == "reaction_set" else row[name]
+    return out
 
 
 def bucket_tree(b):
@@ -545,7 +618,9 @@ def bucket_tree(b):
 
 
 def frame_tree(f):
-    """The canonical frame of §5.3, members in exactly its order."""
+    """The canonical frame of §5.3 / §5.7, members in exactly its order."""
+    if f["kind"] == "state_digest":
+        return {"kind": "state_digest", "digest": f["digest"]}
     ns = f["namespace"]
     out = {"kind": f["kind"], "namespace": ns}
     if f["kind"] == "reconcile_req":
@@ -554,7 +629,7 @@ def frame_tree(f):
     elif ns == "settings":
         out["entries"] = sorted_object(f["entries"])
         out["vectors"] = vectors_tree(f["vectors"])
-        out["tombstones"] = sorted(f["tombstones"])
+        out["tombstones"] = sorted(f["tombstones"], key=utf8_key)
     else:
         out["rows"] = [row_tree(ns, r) for r in sorted(f["rows"], key=lambda r: key_bytes(ns, r))]
         out["vectors"] = vectors_tree(f["vectors"])
@@ -581,9 +656,46 @@ def frame_output(f):
     return hexify(frame_tree(f), True)
 
 
+SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def json_string(s):
+    """§2: only " \\ \\n \\r \\t and \\u00xx (lowercase) for the other controls below U+0020;
+    everything else, / DEL U+2028 and non-ASCII included, as itself."""
+    out = ['"']
+    for ch in s:
+        if ch in SHORT_ESCAPES:
+            out.append(SHORT_ESCAPES[ch])
+        elif ord(ch) < 0x20:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def json_text(v):
+    """Compact JSON text (§5.3): members in the order held, integers as JSON numbers."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json_string(v)
+    if isinstance(v, list):
+        return "[" + ",".join(json_text(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(json_string(k) + ":" + json_text(x) for k, x in v.items()) + "}"
+    raise TypeError(type(v))
+
+
 def frame_json_text(f):
     """The wire form (§5.3): compact JSON, canonical member order, UTF-8."""
-    return json.dumps(hexify(frame_tree(f), False), separators=(",", ":"), ensure_ascii=False)
+    return json_text(hexify(frame_tree(f), False))
 
 
 # --- §5.3 decoding, checks in the order the spec lists them ---------------------------------
@@ -595,27 +707,40 @@ def frame_member(obj, name, path):
 
 
 def frame_hex(v, path):
-    if not isinstance(v, str) or isinstance(v, Fraction) or len(v) % 2 or not re.fullmatch(r"[0-9a-f]*", v):
+    if not is_str(v) or not HEX_LOWER.fullmatch(v):
         raise FrameError("frame_bad_type", "%s: expected lowercase hex" % path)
     return bytes.fromhex(v)
 
 
+def frame_key(v, ns, path):
+    """A tombstone or vectors key of a non-settings namespace: lowercase hex of the key length."""
+    b = frame_hex(v, path)
+    if len(b) != key_length(ns):
+        raise FrameError("frame_bad_key_length", "%s: %d bytes, not %d" % (path, len(b), key_length(ns)))
+    return b
+
+
 def frame_string(obj, name, path):
     v = frame_member(obj, name, path)
-    if not isinstance(v, str) or isinstance(v, Fraction):
+    if not is_str(v):
         raise FrameError("frame_bad_type", "%s: expected a string" % path)
     return v
 
 
-def frame_uint(v):
-    """A counter (§5.3 step 5): a JSON integer 0 … 2^64−1, or the same as a decimal string."""
-    if isinstance(v, str) and not isinstance(v, Fraction) and re.fullmatch(r"0|[1-9][0-9]*", v):
-        v = int(v)
-    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**64
+def frame_integer(v):
+    """§5.3 step 4: an integer in the §2.2 spelling (a JSON integer or a canonical decimal string);
+    None when it is not one."""
+    if isinstance(v, bool) or isinstance(v, Fraction):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str) and CANONICAL_INT.fullmatch(v):
+        return int(v)
+    return None
 
 
 def decode_bucket(v, i):
-    """§5.3 step 4, one bucket: lo, hi, root, count, each checked in that order."""
+    """§5.3 step 5, one bucket: lo, hi, root, count, each checked in that order."""
     p = "buckets[%d]" % i
     if not isinstance(v, dict):
         raise FrameError("frame_bad_type", "%s: a bucket is an object" % p)
@@ -624,16 +749,16 @@ def decode_bucket(v, i):
     root = frame_hex(frame_member(v, "root", p + ".root"), p + ".root")
     if len(root) != 32:
         raise FrameError("frame_bad_root_length", "%s.root: 32 bytes, got %d" % (p, len(root)))
-    count = frame_member(v, "count", p + ".count")
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise FrameError("frame_bad_type", "%s.count: expected a JSON integer" % p)
-    if count < 0:
+    count = frame_integer(frame_member(v, "count", p + ".count"))
+    if count is not None and count < 0:
         raise FrameError("frame_negative_count", "%s.count: %d is below zero" % (p, count))
+    if count is None or count >= 2**64:
+        raise FrameError("frame_bad_type", "%s.count: expected an integer 0 … 2^64-1" % p)
     return {"lo": lo, "hi": hi, "root": root, "count": count}
 
 
 def check_tiling(buckets):
-    """§5.3 step 4 tiling (half-open ranges of §5.1 that cover every key exactly once)."""
+    """§5.3 step 5 tiling (half-open ranges of §5.1 that cover every key exactly once)."""
     def fail(why):
         raise FrameError("frame_not_tiling", why)
     if not buckets:
@@ -654,63 +779,105 @@ def check_tiling(buckets):
 
 
 def decode_buckets(obj):
-    """§5.3 step 4 for a non-settings request."""
+    """§5.3 step 5 for a non-settings request."""
     buckets = frame_member(obj, "buckets", "buckets")
     if not isinstance(buckets, list):
         raise FrameError("frame_bad_type", "buckets: expected an array")
-    if len(buckets) > FINE_THRESHOLD:
+    if len(buckets) > MAX_BUCKETS:
         raise FrameError("frame_too_many_buckets", "%d buckets, at most 256" % len(buckets))
     parsed = [decode_bucket(b, i) for i, b in enumerate(buckets)]
     check_tiling(parsed)
     return parsed
 
 
-def decode_vectors(obj):
-    """§5.3 step 5: optional; an object of objects of unsigned integers."""
-    v = obj.get("vectors", {})
-    if not isinstance(v, dict) or not all(isinstance(vv, dict) and all(frame_uint(n) for n in vv.values())
-                                          for vv in v.values()):
-        raise FrameError("frame_bad_type", "vectors: expected an object of objects of unsigned integers")
-    return {k: {d: int(n) for d, n in vv.items()} for k, vv in v.items()}
+def by_key_bytes(obj):
+    """§5.3 step 7: data-keyed objects are checked in the order of their keys' UTF-8 bytes."""
+    return [(k, obj[k]) for k in sorted(obj, key=utf8_key)]
+
+
+def decode_vectors(obj, ns):
+    """§5.3 step 6: optional; an object of objects of counters; non-settings keys are lowercase
+    hex of the namespace's key length."""
+    if "vectors" not in obj:
+        return {}
+    v = obj["vectors"]
+    if not isinstance(v, dict):
+        raise FrameError("frame_bad_type", "vectors: expected an object")
+    out = {}
+    for k, vv in by_key_bytes(v):
+        if ns != "settings":
+            frame_key(k, ns, "vectors." + k)
+        if not isinstance(vv, dict):
+            raise FrameError("frame_bad_type", "vectors.%s: expected an object" % k)
+        counters = {}
+        for d, n in by_key_bytes(vv):
+            m = frame_integer(n)
+            if m is None or not 0 <= m < 2**64:
+                raise FrameError("frame_bad_type", "vectors.%s.%s: expected an integer 0 … 2^64-1" % (k, d))
+            counters[d] = m
+        out[k] = counters
+    return out
 
 
 def decode_tombstones(obj, ns):
-    """§5.3 step 5: optional; an array of strings (settings) or of hex (others)."""
-    v = obj.get("tombstones", [])
+    """§5.3 step 6: optional; an array of strings (settings) or of keys (others)."""
+    if "tombstones" not in obj:
+        return []
+    v = obj["tombstones"]
     if not isinstance(v, list):
         raise FrameError("frame_bad_type", "tombstones: expected an array")
     if ns == "settings":
-        if not all(isinstance(t, str) and not isinstance(t, Fraction) for t in v):
-            raise FrameError("frame_bad_type", "tombstones: expected an array of strings")
+        for t in v:
+            if not is_str(t):
+                raise FrameError("frame_bad_type", "tombstones: expected an array of strings")
         return list(v)
-    return [frame_hex(t, "tombstones[%d]" % i) for i, t in enumerate(v)]
+    return [frame_key(t, ns, "tombstones[%d]" % i) for i, t in enumerate(v)]
+
+
+def check_repeats(f, ns):
+    """§5.3 step 6: a key shipped twice, or both live and deleted, is duplicate_key."""
+    if ns == "settings":
+        if len(set(f["tombstones"])) != len(f["tombstones"]) or set(f["tombstones"]) & set(f["entries"]):
+            raise Rejected("duplicate_key", "a settings key repeated")
+        return
+    live = [key_bytes(ns, r) for r in f["rows"]]
+    dead = f["tombstones"]
+    if len(set(live)) != len(live) or len(set(dead)) != len(dead) or set(live) & set(dead):
+        raise Rejected("duplicate_key", "a key repeated in a response")
 
 
 def decode_response(obj, ns):
-    """§5.3 step 5: vectors, then entries or rows, then tombstones."""
-    f = {"vectors": decode_vectors(obj)}
+    """§5.3 step 6: vectors, then entries or rows, then tombstones, then repeated keys."""
+    f = {"vectors": decode_vectors(obj, ns)}
     if ns == "settings":
         entries = frame_member(obj, "entries", "entries")
-        if not isinstance(entries, dict) or not all(isinstance(s, str) and not isinstance(s, Fraction)
-                                                    for s in entries.values()):
+        if not isinstance(entries, dict):
             raise FrameError("frame_bad_type", "entries: expected an object of strings")
+        for k, s in by_key_bytes(entries):
+            if not is_str(s):
+                raise FrameError("frame_bad_type", "entries.%s: expected a string" % k)
         f["entries"] = dict(entries)
     else:
         rows = frame_member(obj, "rows", "rows")
         if not isinstance(rows, list):
             raise FrameError("frame_bad_type", "rows: expected an array")
-        f["rows"] = [parse_row(r, ns, "rows[%d]" % i) for i, r in enumerate(rows)]  # §4 codes
+        f["rows"] = parse_rows(rows, ns, "rows", lower_only=True)  # §4 codes, lowercase hex only
     f["tombstones"] = decode_tombstones(obj, ns)
+    check_repeats(f, ns)
     return f
 
 
 def decode_frame_value(obj):
-    """A frame from a parsed JSON value (§5.3 steps 1–5; unknown members ignored, step 3)."""
+    """A frame from a parsed JSON value (§5.3 steps 1–7, §5.7; unknown members ignored)."""
     if not isinstance(obj, dict):
         raise FrameError("frame_bad_type", "a frame is a JSON object")
     kind = frame_string(obj, "kind", "kind")
     if kind not in KINDS:
-        raise FrameError("frame_unknown_kind", "kind %s is not a reconcile frame" % kind)
+        raise FrameError("frame_unknown_kind", "kind %s is not a frame this suite pins" % kind)
+    if kind == "state_digest":
+        digest = frame_hex(frame_member(obj, "digest", "digest"), "digest")
+        decode_digest(digest)
+        return {"kind": kind, "digest": digest}
     ns = frame_string(obj, "namespace", "namespace")
     if ns not in SCHEMAS:
         raise Rejected("unknown_namespace", "no namespace %s" % ns)
@@ -723,13 +890,41 @@ def decode_frame_value(obj):
     return f
 
 
+class StrictJSONError(ValueError):
+    pass
+
+
+def strict_pairs(pairs):
+    names = [k for k, _ in pairs]
+    if len(set(names)) != len(names):
+        raise StrictJSONError("a member name appears twice")
+    return Obj(pairs)
+
+
+def check_strict(v, depth):
+    """§5.3 step 1 beyond what json.loads checks: depth at most 32, no lone surrogates."""
+    if isinstance(v, str):
+        if any(0xD800 <= ord(ch) <= 0xDFFF for ch in v):
+            raise StrictJSONError("a lone surrogate escape")
+        return
+    if isinstance(v, (dict, list)):
+        if depth > MAX_DEPTH:
+            raise StrictJSONError("nested deeper than 32")
+        items = list(v.items()) if isinstance(v, dict) else [(None, x) for x in v]
+        for k, x in items:
+            if k is not None:
+                check_strict(k, depth)
+            check_strict(x, depth + 1)
+
+
 def decode_frame_text(s):
-    """§5.3 step 1: the wire text; anything that is not JSON is frame_invalid_json."""
+    """§5.3 step 1: one strict JSON text; anything else is frame_invalid_json."""
     def no_constants(name):
-        raise ValueError("%s is not JSON" % name)
+        raise StrictJSONError("%s is not JSON" % name)
     try:
-        v = json.loads(s, object_pairs_hook=Obj, parse_float=Fraction, parse_constant=no_constants)
-    except ValueError as e:
+        v = json.loads(s, object_pairs_hook=strict_pairs, parse_float=Fraction, parse_constant=no_constants)
+        check_strict(v, 1)
+    except (ValueError, RecursionError) as e:
         raise FrameError("frame_invalid_json", "not JSON: %s" % e)
     return decode_frame_value(v)
 
@@ -753,7 +948,7 @@ def bucketize(ns, keyed):
     if n == 0:
         buckets = [{"lo": b"", "hi": None, "root": empty_root(ns), "count": 0}]
     else:
-        g = 1 if n <= FINE_THRESHOLD else -(-n // FINE_THRESHOLD)  # ⌈n / 256⌉
+        g = 1 if n <= 256 else -(-n // 256)  # ⌈n / 256⌉
         runs = [keyed[j:j + g] for j in range(0, n, g)]
         buckets = []
         for j, run in enumerate(runs):
@@ -766,19 +961,22 @@ def bucketize(ns, keyed):
 
 # --- §5.4 respond (responder) ----------------------------------------------------------------
 
-def parse_replica_vectors(v):
-    """replica.vectors (§5.6): {KEY: {DEVICE: N}}."""
+def replica_keys(v, ns, path):
+    """replica.tombstones (§5.4): an array of §2.2 hex keys of the namespace's key length."""
+    if not isinstance(v, list):
+        raise Rejected("input_bad_type", "%s: expected an array" % path)
+    return [sized(hexbytes(t, "%s[%d]" % (path, i)), key_length(ns), "%s[%d]" % (path, i)) for i, t in enumerate(v)]
+
+
+def replica_vectors(v, ns):
+    """replica.vectors (§5.4): {KEYHEX: {DEVICE: N}}, keys §2.2 hex of the key length."""
     if not isinstance(v, dict):
         raise Rejected("input_bad_type", "replica.vectors: expected an object")
-    return {k: parse_value(vv, "version_vector", "replica.vectors." + k) for k, vv in v.pairs}
-
-
-def replica_tombstones(v, ns):
-    if not isinstance(v, list):
-        raise Rejected("input_bad_type", "replica.tombstones: expected an array")
-    if ns == "settings":
-        return [text(t, "replica.tombstones[%d]" % i) for i, t in enumerate(v)]
-    return [hexbytes(t, "replica.tombstones[%d]" % i) for i, t in enumerate(v)]
+    out = []
+    for k, vv in by_key_bytes(v):
+        key = sized(hexbytes(k, "replica.vectors." + k), key_length(ns), "replica.vectors." + k)
+        out.append((key, parse_value(vv, "version_vector", "replica.vectors." + k)))
+    return out
 
 
 def in_range(key, b):
@@ -793,73 +991,70 @@ def mismatched(ns, bucket, keyed):
     return root != bucket["root"] or len(leaves) != bucket["count"]
 
 
-def respond_settings(rows, tombstones, vectors):
+def respond_settings(rows):
     """§5.4 settings: the whole dictionary, every key's vector, the tombstoned keys."""
-    entries, dead, vv = {}, set(tombstones), dict(vectors)
-    seen = set()
+    entries, dead, vv, seen = {}, [], {}, set()
     for row in rows:
         k = row["key"]
         if k in seen:
             raise Rejected("duplicate_key", "settings key %s appears twice" % k)
         seen.add(k)
         if is_dropped("settings", row):
-            dead.add(k)
+            dead.append(k)
         else:
             entries[k] = row["value"]
         if "versionVector" in row:
             vv[k] = row["versionVector"]
-    both = dead & set(entries)
-    if both:
-        raise Rejected("duplicate_key", "settings key %s is both live and tombstoned" % sorted(both)[0])
     if not entries and not dead:
         return None
-    return {"kind": "reconcile_resp", "namespace": "settings", "entries": entries, "vectors": vv,
-            "tombstones": sorted(dead)}
+    return {"kind": "reconcile_resp", "namespace": "settings", "entries": entries, "vectors": vv, "tombstones": dead}
 
 
 def respond_rows(ns, buckets, rows, tombstones, vectors):
-    """§5.4 for a non-settings namespace: ship every live row and tombstone in a mismatched
-    bucket, with the version vectors of exactly those keys."""
-    keyed_rows = [(key_bytes(ns, r), r) for r in rows]
-    sorted_distinct([(k, None) for k, _ in keyed_rows], ns)
-    live = {k for k, _ in keyed_rows}
-    for t in tombstones:
-        if t in live:
-            raise Rejected("duplicate_key", "key %s is both live and tombstoned" % t.hex())
-    keyed = [(k, leaf_of(ns, r)[1]) for k, r in keyed_rows if not is_dropped(ns, r)]  # §4.5 rows have no leaf
+    """§5.4 for a non-settings namespace: repeated keys, then leaves; ship every live row and
+    tombstone in a mismatched bucket, with the version vectors of exactly those keys."""
+    live = [key_bytes(ns, r) for r in rows]
+    if len(set(live)) != len(live):
+        raise Rejected("duplicate_key", "a row key appears twice")
+    for i, t in enumerate(tombstones):
+        if t in live or t in tombstones[:i]:
+            raise Rejected("duplicate_key", "key %s repeated" % t.hex())
+    vkeys = [k for k, _ in vectors]
+    if len(set(vkeys)) != len(vkeys):
+        raise Rejected("duplicate_key", "two vectors keys name the same bytes")
+    keyed = [(key_bytes(ns, r), leaf_of(ns, r)[1]) for r in rows if not is_dropped(ns, r)]  # §4.5 rows have no leaf
     bad = [b for b in buckets if mismatched(ns, b, keyed)]
 
     def shipped(key):
         return any(in_range(key, b) for b in bad)
-    out_rows = sorted(((k, r) for k, r in keyed_rows if not is_dropped(ns, r) and shipped(k)), key=lambda kr: kr[0])
-    out_dead = sorted({t for t in tombstones if shipped(t)})
+    out_rows = [r for r in rows if not is_dropped(ns, r) and shipped(key_bytes(ns, r))]
+    out_dead = [t for t in tombstones if shipped(t)]
     if not out_rows and not out_dead:
         return None
-    keys = {k.hex() for k, _ in out_rows} | {t.hex() for t in out_dead}
-    return {"kind": "reconcile_resp", "namespace": ns, "rows": [r for _, r in out_rows],
-            "vectors": {k: v for k, v in vectors.items() if k in keys}, "tombstones": out_dead}
+    keys = {key_bytes(ns, r) for r in out_rows} | set(out_dead)
+    return {"kind": "reconcile_resp", "namespace": ns, "rows": out_rows,
+            "vectors": {k.hex(): v for k, v in vectors if k in keys}, "tombstones": out_dead}
 
 
-# --- The reconcile ops (SPEC.md §5.6) --------------------------------------------------------
+# --- The reconcile ops (SPEC.md §5.6, §5.7) --------------------------------------------------
 
 def op_bucketize(inp):
     ns = namespace(member(inp, "namespace"))
-    keyed = generated_leaves(inp["generate"]) if "generate" in inp else explicit_leaves(member(inp, "leaves"))
-    return {"request": frame_output(bucketize(ns, sorted_distinct(keyed, ns)))}
+    return {"request": frame_output(bucketize(ns, sorted_distinct(leaf_list(inp), ns)))}
 
 
 def op_respond(inp):
-    request = decode_frame_value(member(inp, "request"))
+    request = decode_frame_value(member(inp, "request"))  # the whole frame first, then its kind
     if request["kind"] != "reconcile_req":
         raise Rejected("input_bad_value", "respond answers a reconcile_req")
     ns = request["namespace"]
     replica = member(inp, "replica")
     rows = parse_rows(member(replica, "rows", "replica"), ns, "replica.rows")
-    tombstones = replica_tombstones(replica.get("tombstones", []), ns)
-    vectors = parse_replica_vectors(replica.get("vectors", Obj([])))
-    if ns == "settings":
-        response = respond_settings(rows, tombstones, vectors)
+    if ns == "settings":  # tombstones and vectors are not read for settings
+        response = respond_settings(rows)
     else:
+        tombstones = replica_keys(replica["tombstones"], ns, "replica.tombstones") if "tombstones" in replica else []
+        vectors = replica_vectors(replica["vectors"], ns) if "vectors" in replica else []
         response = respond_rows(ns, request["buckets"], rows, tombstones, vectors)
     return {"response": frame_output(response) if response is not None else None}
 
@@ -873,11 +1068,28 @@ def op_decode_frame(inp):
     return {"frame": frame_output(decode_frame_text(text(member(inp, "json"), "json")))}
 
 
+def op_receive_digest(inp):
+    """§5.7: pull every divergent namespace; on matching roots, return the digest exactly once
+    if this device was reconciling with the sibling, otherwise stay silent."""
+    local_bytes = hexbytes(member(inp, "local"), "local")
+    local = decode_digest(local_bytes)
+    frame = decode_frame_value(member(inp, "frame"))
+    if frame["kind"] != "state_digest":
+        raise Rejected("input_bad_value", "receive_digest takes a state_digest frame")
+    reconciling = boolean(member(inp, "reconciling"), "reconciling")
+    peer = decode_digest(frame["digest"])
+    pull = [ns for ns, a, b in zip(NAMESPACES, local, peer) if a != b]
+    if pull:
+        return {"pull": pull, "reply": None, "reconciling": True}
+    reply = frame_output({"kind": "state_digest", "digest": local_bytes}) if reconciling else None
+    return {"pull": [], "reply": reply, "reconciling": False}
+
+
 OPS = {"state_digest": {"leaf": op_leaf, "root": op_root, "fold": op_fold, "digest": op_digest,
                         "digest_encode": op_digest_encode, "digest_decode": op_digest_decode,
                         "divergence": op_divergence, "mark_offloaded": op_mark_offloaded},
        "reconcile": {"bucketize": op_bucketize, "respond": op_respond, "encode_frame": op_encode_frame,
-                     "decode_frame": op_decode_frame}}
+                     "decode_frame": op_decode_frame, "receive_digest": op_receive_digest}}
 
 
 # ---------------------------------------------------------------------------------------------

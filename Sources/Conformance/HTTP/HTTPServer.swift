@@ -66,16 +66,19 @@ public final class HTTPServer: @unchecked Sendable {
         t.start()
     }
 
-    /// Stops accepting and closes every open connection.
+    /// Stops accepting and shuts every open connection down.
+    ///
+    /// Descriptors are only shut down here, never closed: the accept loop closes the listener
+    /// and each connection's thread closes its own socket. Closing them here would free the
+    /// descriptor number while another thread may still poll or accept on it, and a second
+    /// server in the same process (tests start many) could be handed that number for its own
+    /// listener: the stopped server would then accept, and refuse, the other one's clients.
     public func stop() {
         lock.lock()
         stopped = true
-        let open = connections
-        let l = listener
-        listener = -1
+        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
         lock.unlock()
-        if l >= 0 { shutdown(l, Int32(SHUT_RDWR)); close(l) }
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     /// Blocks the calling thread for good (the `serve-http` command's main thread).
@@ -88,8 +91,10 @@ public final class HTTPServer: @unchecked Sendable {
             lock.lock()
             let l = listener
             let isStopped = stopped
+            if isStopped, l >= 0 { listener = -1 }
             lock.unlock()
-            if isStopped || l < 0 { return }
+            if isStopped { if l >= 0 { close(l) }; return }
+            if l < 0 { return }
             var p = pollfd(fd: l, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, 200)
             if r <= 0 { continue }
@@ -109,10 +114,11 @@ public final class HTTPServer: @unchecked Sendable {
             }
             Thread { [self] in
                 serve(fd)
+                // Removed and closed under the lock, so `stop` never shuts down a reused number.
                 lock.lock()
                 connections.remove(fd)
-                lock.unlock()
                 close(fd)
+                lock.unlock()
             }.start()
         }
     }

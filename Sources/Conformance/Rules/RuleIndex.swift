@@ -39,7 +39,12 @@ public struct RuleIndex: Sendable {
             if trimmed.hasPrefix("Withdrawn rule ids:") { inWithdrawnList = true; continue }
             if inWithdrawnList {
                 if let w = withdrawnEntry(trimmed) { withdrawn.append(w); continue }
-                if !trimmed.isEmpty { inWithdrawnList = false }
+                if trimmed.isEmpty {
+                    inWithdrawnList = false
+                } else if !withdrawn.isEmpty {
+                    withdrawn[withdrawn.count - 1].reason += " " + trimmed  // an entry's continuation line
+                    continue
+                }
             }
             var rest = Substring(line)
             while let tag = nextTag(in: rest) {

@@ -39,7 +39,7 @@ public struct ContactDeviceSet: Sendable, Equatable {
         let set = Set(advertised)
         for i in records.indices {
             if set.contains(records[i].device) { records[i].revoked = false }
-            else if records[i].device != primary { records[i].revoked = true }
+            else if DeviceListSeams.tombstones(records[i].device, primary: primary) { records[i].revoked = true }
         }
         let known = Set(records.map(\.device))
         for d in set where !known.contains(d) { records.append(Record(device: d, revoked: false)) }

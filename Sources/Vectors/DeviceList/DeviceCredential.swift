@@ -32,6 +32,7 @@ public struct DeviceCredential: Sendable, Equatable {
 
     /// The account vouches for `device`.
     public static func issue(account: HavenIdentity, device: PublicBundle, name: String, createdAt: UInt64) throws(WireError) -> DeviceCredential {
+        let name = DeviceListSeams.nameToSign(name)
         guard name.utf8.count <= Int(UInt32.max) else { throw WireError(.inputBadValue, "name longer than 2^32 − 1 bytes", field: "name") }
         let msg = signingBytes(accountID: account.nodeID, createdAt: createdAt, name: name, device: device)
         return DeviceCredential(accountID: account.nodeID, createdAt: createdAt, name: name, device: device, signature: account.sign(msg))
@@ -57,17 +58,17 @@ public struct DeviceCredential: Sendable, Equatable {
         let account = try r.id(field: "account_id")
         let createdAt = try r.u64(field: "created_at")
         let nameLengthOffset = r.offset
-        let nameLength = Int(try r.u32(field: "name_len"))
+        let nameLength = DeviceListSeams.count(try r.u32(field: "name_len"))
         guard nameLength <= r.remaining else {
             throw WireError(.deviceListTruncated, "name_len \(nameLength) exceeds the \(r.remaining) bytes left", offset: nameLengthOffset, field: "name_len")
         }
         let nameOffset = r.offset
         let nameBytes = try r.take(nameLength, field: "name")
-        guard let name = String(validating: nameBytes, as: UTF8.self) else {
+        guard let name = DeviceListSeams.name(nameBytes) else {
             throw WireError(.deviceListBadName, "the device name is not valid UTF-8", offset: nameOffset, field: "name")
         }
         let bundleLengthOffset = r.offset
-        let bundleLength = Int(try r.u32(field: "bundle_len"))
+        let bundleLength = DeviceListSeams.count(try r.u32(field: "bundle_len"))
         guard bundleLength <= r.remaining else {
             throw WireError(.deviceListTruncated, "bundle_len \(bundleLength) exceeds the \(r.remaining) bytes left", offset: bundleLengthOffset, field: "bundle_len")
         }

@@ -8,7 +8,8 @@ public struct DeviceListHandler: FormatHandler {
     public var ops: [String] {
         ["derive_identity", "credential_issue", "credential_decode", "credential_verify",
          "list_sign", "list_decode", "list_verify", "is_authorized", "adopt_if_newer",
-         "merge", "with_self_added", "with_account_leaf_retired", "contact_apply", "fanout_filter"]
+         "merge", "with_self_added", "with_account_leaf_retired", "advertise", "advertisement_decode",
+         "contact_apply", "fanout_filter"]
     }
 
     public func generate() throws -> VectorFile { try DeviceListVectors.file() }
@@ -27,8 +28,7 @@ public struct DeviceListHandler: FormatHandler {
         case "credential_decode":
             return DeviceListOutput.credential(try DeviceCredential.decode(try In.hex(input, "wire"))).json
         case "credential_verify":
-            let cred = try DeviceCredential.decode(try In.hex(input, "wire"))
-            let pinned = try In.bundle(input, "pinned")
+            let (pinned, cred) = try In.pinnedAndWire(input, DeviceCredential.decode)
             try cred.verify(pinned: pinned)
             return DeviceListOutput.credentialVerified(cred).json
         case "list_sign":
@@ -39,8 +39,7 @@ public struct DeviceListHandler: FormatHandler {
         case "list_decode":
             return DeviceListOutput.decodedList(try DeviceList.decode(try In.hex(input, "wire"))).json
         case "list_verify":
-            let list = try DeviceList.decode(try In.hex(input, "wire"))
-            let pinned = try In.bundle(input, "pinned")
+            let (pinned, list) = try In.pinnedAndWire(input, DeviceList.decode)
             try list.verify(pinned: pinned)
             return DeviceListOutput.listVerified(list).json
         case "is_authorized":
@@ -72,6 +71,15 @@ public struct DeviceListHandler: FormatHandler {
             let updatedAt = try In.uint64(input, "updated_at")
             try In.checkSigner(account, list)
             return DeviceListOutput.change(try DeviceListMerge.withAccountLeafRetired(list, updatedAt: updatedAt)?.signed(by: account)).json
+        case "advertise":
+            let me = try In.id(try Input.member(input, "self_device", path: ""), path: "self_device")
+            let siblings = try In.ids(try Input.member(input, "siblings", path: ""), path: "siblings")
+            let cached = try Input.nullableMember(input, "cached", path: "").map { v throws(WireError) in try Input.text(v, path: "cached") }
+            let (csv, push) = DeviceAdvertisement.advertise(selfDevice: me, siblings: siblings, cached: cached)
+            return CBOR.object([("csv", .text(csv)), ("push", .bool(push))]).json
+        case "advertisement_decode":
+            let csv = try Input.text(try Input.member(input, "csv", path: ""), path: "csv")
+            return CBOR.object([("advertised", DeviceListOutput.ids(try DeviceAdvertisement.decode(csv)))]).json
         case "contact_apply":
             let primary = try In.id(try Input.member(input, "primary", path: ""), path: "primary")
             let records = try In.records(try Input.member(input, "known", path: ""), path: "known")
@@ -97,13 +105,11 @@ enum DeviceListInput {
     }
 
     static func id(_ v: JSONValue, path: String) throws(WireError) -> DeviceID {
-        let b = try Input.bytes(v, path: path)
-        guard let id = DeviceID(b) else { throw WireError(.inputBadLength, "an id is 32 bytes, got \(b.count)", field: path) }
-        return id
+        DeviceID(unchecked: try Input.bytes(v, path: path, length: 32))
     }
 
     static func ids(_ v: JSONValue, path: String) throws(WireError) -> [DeviceID] {
-        guard let items = v.arrayValue else { throw WireError(.inputBadType, "expected an array of ids", field: path) }
+        let items = try Input.array(v, path: path)
         var out: [DeviceID] = []
         for (i, item) in items.enumerated() { out.append(try id(item, path: "\(path)[\(i)]")) }
         return out
@@ -111,27 +117,36 @@ enum DeviceListInput {
 
     static func uint64(_ v: JSONValue, _ name: String, path: String = "") throws(WireError) -> UInt64 {
         let m = try Input.member(v, name, path: path)
-        guard let n = m.uint64Value else {
+        guard let n = DeviceListSeams.uint64(m) else {
             throw WireError(.inputBadType, "expected an unsigned 64-bit integer", field: path.isEmpty ? name : "\(path).\(name)")
         }
         return n
     }
 
     static func bool(_ v: JSONValue, _ name: String, path: String) throws(WireError) -> Bool {
-        guard let b = try Input.member(v, name, path: path).boolValue else {
-            throw WireError(.inputBadType, "expected true or false", field: path.isEmpty ? name : "\(path).\(name)")
-        }
-        return b
+        try Input.bool(try Input.member(v, name, path: path), path: Input.join(path, name))
     }
 
     static func identity(_ v: JSONValue, _ name: String) throws(WireError) -> HavenIdentity {
-        let seed = try hex(v, name)
-        guard seed.count == 32 else { throw WireError(.inputBadLength, "a master seed is 32 bytes, got \(seed.count)", field: name) }
-        return try HavenIdentity(seed: seed)
+        try HavenIdentity(seed: try Input.bytes(try Input.member(v, name, path: ""), path: name, length: 32))
     }
 
     static func bundle(_ v: JSONValue, _ name: String) throws(WireError) -> PublicBundle {
         try PublicBundle(try hex(v, name), field: name)
+    }
+
+    /// `credential_verify` / `list_verify`: both members read as hex in table order (`wire`,
+    /// `pinned`), then the pinned bundle parsed, then the wire decoded: Haven's FFI order
+    /// (`verify_device_credential`, `verify_device_list` parse the account bundle first).
+    static func pinnedAndWire<T>(_ v: JSONValue, _ decode: ([UInt8]) throws(WireError) -> T) throws(WireError) -> (PublicBundle, T) {
+        let wire = try hex(v, "wire")
+        let pinnedBytes = try hex(v, "pinned")
+        if DeviceListSeams.pinnedBeforeWire {
+            let pinned = try PublicBundle(pinnedBytes, field: "pinned")
+            return (pinned, try decode(wire))
+        }
+        let decoded = try decode(wire)
+        return (try PublicBundle(pinnedBytes, field: "pinned"), decoded)
     }
 
     /// A list object's content members; `account_id` comes from the signer when one is given
@@ -153,7 +168,7 @@ enum DeviceListInput {
     }
 
     static func records(_ v: JSONValue, path: String) throws(WireError) -> [ContactDeviceSet.Record] {
-        guard let items = v.arrayValue else { throw WireError(.inputBadType, "expected an array of records", field: path) }
+        let items = try Input.array(v, path: path)
         var out: [ContactDeviceSet.Record] = []
         for (i, item) in items.enumerated() {
             let p = "\(path)[\(i)]"
@@ -165,7 +180,7 @@ enum DeviceListInput {
 
     /// The signing seed must be the list's own account: only the account key re-signs its roster.
     static func checkSigner(_ account: HavenIdentity, _ list: DeviceList) throws(WireError) {
-        guard account.nodeID == list.accountID else {
+        guard account.nodeID == list.accountID || !DeviceListSeams.signerChecked else {
             throw WireError(.deviceListSignerMismatch, "the seed derives \(account.nodeID.hex), the list is \(list.accountID.hex)", field: "account_seed")
         }
     }

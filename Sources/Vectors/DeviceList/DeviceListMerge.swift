@@ -5,12 +5,7 @@
 public enum DeviceListMerge {
     /// The next version, or `device_list_version_exhausted` when `v` is already 2^64 − 1 (Haven's
     /// Rust `+ 1` would wrap in release and panic in debug; neither may reach the wire).
-    static func bump(_ v: UInt64) throws(WireError) -> UInt64 {
-        guard v < UInt64.max else {
-            throw WireError(.deviceListVersionExhausted, "version 2^64 − 1 cannot be followed", field: "version")
-        }
-        return v + 1
-    }
+    static func bump(_ v: UInt64) throws(WireError) -> UInt64 { try DeviceListSeams.bump(v) }
 
     /// Union merge of two verified replicas of one account's list.
     ///

@@ -10,13 +10,13 @@ extension DeviceListVectors {
         e.name.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: "+", with: "-and-")
     }
 
-    /// §10.1's code for a hybrid failure.
+    /// §10.1's code for a hybrid failure, in Haven's order ([R10.1-6]): a failing Ed25519 half
+    /// is reported alone, so two failing halves name the Ed25519 one.
     static func signatureCode(_ f: HybridSignature.Failure) -> ErrorCode {
         switch f {
         case .wrongLength: return .deviceListSigWrongLength
-        case .ed25519Invalid: return .deviceListSigEd25519Invalid
+        case .ed25519Invalid, .bothInvalid: return .deviceListSigEd25519Invalid
         case .mldsaInvalid: return .deviceListSigMLDSAInvalid
-        case .bothInvalid: return .deviceListSigBothInvalid
         }
     }
 
@@ -32,7 +32,7 @@ extension DeviceListVectors {
         /// compared with what the edge item claims.
         func add(_ op: String, _ e: HybridEdge, wire: [UInt8], pinned: [UInt8], success: CBOR) throws {
             let input = CBOR.object([("wire", .bytes(wire)), ("pinned", .bytes(pinned))])
-            let flags = ["sig-edge"] + e.rules.map { "rule:\($0)" } + e.stockFlags
+            let flags = ["sig-edge", "rule:R10.1-6"] + e.rules.map { "rule:\($0)" } + e.stockFlags
             let key = e.ownKey ? "; the account id and the pinned bundle's Ed25519 key are this A" : ""
             let got = Result { () throws(WireError) -> JSONValue in try handler.run(op: op, input: input.json) }
             if let failure = e.failure {

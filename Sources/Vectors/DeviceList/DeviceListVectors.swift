@@ -69,8 +69,15 @@ enum DeviceListVectors {
         try mergeCases(&b, ids)
         try selfAddAndRetireCases(&b, ids)
         try contactCases(&b, ids)
+        try credentialEdgeCases(&b, ids)
+        try listEdgeCases(&b, ids)
+        try inputEdgeCases(&b, ids)
+        try versionEdgeCases(&b, ids)
+        try contactEdgeCases(&b, ids)
+        try advertisementCases(&b, ids)
+        try finish(&b)
         return VectorFile(format: "device_list",
-                          description: "Haven DeviceCredential and signed, versioned DeviceList: identity derivation, wire layouts, hybrid verification, merge and rollback rules, contact-side application (SPEC.md §10)",
+                          description: "Haven DeviceCredential and signed, versioned DeviceList (identity derivation, wire layouts, hybrid verification in Haven's order, merge and rollback rules) and Pixie's device advertisement and contact side (SPEC.md §10)",
                           cases: b.cases)
     }
 
@@ -189,29 +196,30 @@ enum DeviceListVectors {
                   expected: .output(DeviceListOutput.credentialVerified(c)))
         }
         func verifyReject(_ id: String, _ comment: String, _ wire: [UInt8], pinned: [UInt8], _ code: ErrorCode, flags: [String] = []) throws {
-            try b.reject(id, "credential_verify", comment, flags: flags, input: .object([("wire", .bytes(wire)), ("pinned", .bytes(pinned))]), code) { () throws(WireError) in
-                try DeviceCredential.decode(wire).verify(pinned: try PublicBundle(pinned, field: "pinned"))
+            let input = CBOR.object([("wire", .bytes(wire)), ("pinned", .bytes(pinned))])
+            try b.reject(id, "credential_verify", comment, flags: flags, input: input, code) { () throws(WireError) in
+                _ = try DeviceListHandler().run(op: "credential_verify", input: input.json)
             }
         }
         let pa = ids.a.bundle.bytes
         try verifyReject("tamper/account-id", "account_id changed: it no longer names the pinned account", flip(w, at: 0), pinned: pa, .deviceListAccountMismatch, flags: ["tamper"])
-        try verifyReject("tamper/created-at", "created_at + 1: both halves fail", flip(w, at: 32), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("tamper/name", "one name byte changed (l → n): both halves fail", flip(w, at: 44 + 1, 0x02), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("tamper/bundle-x25519", "a byte of the device's X25519 key changed: the bundle is signed whole", flip(w, at: bundleAt + 40), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("tamper/bundle-mlkem", "a byte of the device's ML-KEM key changed", flip(w, at: bundleAt + 600), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("tamper/bundle-mldsa", "a byte of the device's ML-DSA key changed", flip(w, at: bundleAt + 2000), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("account/wrong-pinned", "verified against account B: the ids differ before any signature check", w, pinned: ids.b.bundle.bytes, .deviceListAccountMismatch)
+        try verifyReject("tamper/created-at", "created_at + 1: the Ed25519 half fails first and alone (Haven's order; a both-halves verifier says both_invalid)", flip(w, at: 32), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("tamper/name", "one name byte changed (l → n): the Ed25519 half fails, reported alone", flip(w, at: 44 + 1, 0x02), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("tamper/bundle-x25519", "a byte of the device's X25519 key changed: the bundle is signed whole (Ed25519 half fails first)", flip(w, at: bundleAt + 40), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("tamper/bundle-mlkem", "a byte of the device's ML-KEM key changed: signed whole, Ed25519 half fails first", flip(w, at: bundleAt + 600), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("tamper/bundle-mldsa", "a byte of the device's ML-DSA key changed: signed whole, Ed25519 half fails first", flip(w, at: bundleAt + 2000), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("account/wrong-pinned", "verified against account B: the ids differ, reported before any signature check (a verifier that checks the signature first says ed25519_invalid)", w, pinned: ids.b.bundle.bytes, .deviceListAccountMismatch)
         try verifyReject("signature/ed25519-half", "one bit of the Ed25519 half flipped: only that half fails", flip(w, at: sigAt + 10), pinned: pa, .deviceListSigEd25519Invalid, flags: ["signature"])
         try verifyReject("signature/mldsa-half", "one bit inside the ML-DSA-65 half flipped: only that half fails", flip(w, at: sigAt + 64 + 100), pinned: pa, .deviceListSigMLDSAInvalid, flags: ["signature"])
-        try verifyReject("signature/both-halves", "a bit flipped in each half", flip(flip(w, at: sigAt + 10), at: sigAt + 64 + 100), pinned: pa, .deviceListSigBothInvalid, flags: ["signature"])
-        try verifyReject("signature/one-byte-short", "3,372 signature bytes", Array(w.dropLast()), pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
-        try verifyReject("signature/one-byte-long", "3,374 signature bytes", w + [0], pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
-        try verifyReject("signature/ed25519-only", "only the 64-byte Ed25519 half: a classical-only signature is not a hybrid one", Array(w.prefix(sigAt + 64)), pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
+        try verifyReject("signature/both-halves", "a bit flipped in each half: Haven stops at the Ed25519 half, so ed25519_invalid, never both_invalid", flip(flip(w, at: sigAt + 10), at: sigAt + 64 + 100), pinned: pa, .deviceListSigEd25519Invalid, flags: ["signature"])
+        try verifyReject("signature/one-byte-short", "3,372 signature bytes, the Ed25519 half intact: the ML-DSA-65 part's length is wrong", Array(w.dropLast()), pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
+        try verifyReject("signature/one-byte-long", "3,374 signature bytes, the Ed25519 half intact: the ML-DSA-65 part's length is wrong", w + [0], pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
+        try verifyReject("signature/ed25519-only", "only the 64-byte Ed25519 half: 64 bytes or fewer is a wrong length before any half is checked (a classical-only signature is not a hybrid one)", Array(w.prefix(sigAt + 64)), pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
         try verifyReject("pinned/not-a-bundle", "a pinned key of 3,199 bytes", w, pinned: Array(pa.prefix(3199)), .deviceListBadBundle)
         try verifyReject("truncated/in-bundle", "decoding fails before verification", Array(w.prefix(bundleAt + 10)), pinned: pa, .deviceListTruncated)
-        // Two problems: the wire is decoded before the pinned bundle is parsed (§10.2).
-        try verifyReject("order/truncated-wire-bad-pinned", "a truncated wire and a 3,199-byte pinned key: the wire's decoding code comes first, not device_list_bad_bundle",
-                         Array(w.prefix(bundleAt + 10)), pinned: Array(pa.prefix(3199)), .deviceListTruncated, flags: ["order"])
+        // Two problems: Haven's FFI parses the pinned bundle before it decodes the wire (§10.2).
+        try verifyReject("order/truncated-wire-bad-pinned", "a truncated wire and a 3,199-byte pinned key: the pinned bundle is parsed first (Haven's verify_device_credential), so device_list_bad_bundle, not the wire's truncation",
+                         Array(w.prefix(bundleAt + 10)), pinned: Array(pa.prefix(3199)), .deviceListBadBundle, flags: ["order"])
     }
 
     // MARK: lists (§10.3)
@@ -318,43 +326,44 @@ enum DeviceListVectors {
         }
         try check(!s.retired.authorized.contains(ids.a.nodeID) && s.withRevoked.authorized.contains(ids.a.nodeID), "retirement drops the account leaf")
         func verifyReject(_ id: String, _ comment: String, _ wire: [UInt8], pinned: [UInt8], _ code: ErrorCode, flags: [String] = []) throws {
-            try b.reject(id, "list_verify", comment, flags: flags, input: .object([("wire", .bytes(wire)), ("pinned", .bytes(pinned))]), code) { () throws(WireError) in
-                try DeviceList.decode(wire).verify(pinned: try PublicBundle(pinned, field: "pinned"))
+            let input = CBOR.object([("wire", .bytes(wire)), ("pinned", .bytes(pinned))])
+            try b.reject(id, "list_verify", comment, flags: flags, input: input, code) { () throws(WireError) in
+                _ = try DeviceListHandler().run(op: "list_verify", input: input.json)
             }
         }
         let w = s.withRevoked.wire
         let nrevAt = 52 + 96, sigAt = nrevAt + 4 + 32
         try verifyReject("tamper/account-id", "account_id changed: it no longer names the pinned account", flip(w, at: 5), pinned: pa, .deviceListAccountMismatch, flags: ["tamper"])
-        try verifyReject("tamper/version", "version 5 → 4 (a rollback attempt without the key)", flip(w, at: 32), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("tamper/updated-at", "updated_at changed", flip(w, at: 40), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("tamper/device-id", "one bit of a device id flipped (a rogue device)", flip(w, at: 52 + 32 + 7), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
-        try verifyReject("tamper/revoked-id", "one bit of the revoked id flipped (hiding a revocation)", flip(w, at: nrevAt + 4 + 3), pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
+        try verifyReject("tamper/version", "version 5 → 4 (a rollback attempt without the key): the Ed25519 half fails, reported alone", flip(w, at: 32), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("tamper/updated-at", "updated_at changed: signed, so the Ed25519 half fails", flip(w, at: 40), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("tamper/device-id", "one bit of a device id flipped (a rogue device): the Ed25519 half fails", flip(w, at: 52 + 32 + 7), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        try verifyReject("tamper/revoked-id", "one bit of the revoked id flipped (hiding a revocation): the Ed25519 half fails", flip(w, at: nrevAt + 4 + 3), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         var swapped = w
         swapped.replaceSubrange(52..<116, with: Array(w[84..<116]) + Array(w[52..<84]))
-        try verifyReject("tamper/device-order", "the first two device ids swapped: the order is signed", swapped, pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
+        try verifyReject("tamper/device-order", "the first two device ids swapped: the order is signed (a verifier that sorts before checking accepts it)", swapped, pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         // The revoked id moved into the devices (un-revoking without the key).
         let unrevoked = Array(w[0..<48]) + le32(4) + Array(w[52..<nrevAt]) + Array(w[(nrevAt + 4)..<sigAt]) + le32(0) + Array(w[sigAt...])
         try check(try DeviceList.decode(unrevoked).isAuthorized(ids.d3.nodeID), "un-revoked device decodes as authorized")
-        try verifyReject("tamper/unrevoke", "the revoked id moved into devices (4 devices, 0 revoked): decodes as authorized, fails verification", unrevoked, pinned: pa, .deviceListSigBothInvalid, flags: ["tamper"])
+        try verifyReject("tamper/unrevoke", "the revoked id moved into devices (4 devices, 0 revoked): decodes as authorized, fails verification", unrevoked, pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("account/wrong-pinned", "verified against account B", w, pinned: ids.b.bundle.bytes, .deviceListAccountMismatch)
         try verifyReject("signature/ed25519-half", "one bit of the Ed25519 half flipped", flip(w, at: sigAt + 33), pinned: pa, .deviceListSigEd25519Invalid, flags: ["signature"])
         try verifyReject("signature/mldsa-half", "one bit inside the ML-DSA-65 half flipped", flip(w, at: sigAt + 64 + 500), pinned: pa, .deviceListSigMLDSAInvalid, flags: ["signature"])
-        try verifyReject("signature/one-byte-short", "3,372 signature bytes", Array(w.dropLast()), pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
-        try verifyReject("retired/flag-added", "HVNLEAF1 appended to a non-retired list without re-signing: the retired preimage is checked, both halves fail",
-                         w + DeviceList.retiredWireSuffix, pinned: pa, .deviceListSigBothInvalid, flags: ["hvnleaf1", "tamper"])
-        try verifyReject("retired/flag-stripped", "HVNLEAF1 removed from a retired list (un-retiring without the key): both halves fail",
-                         Array(s.retired.wire.dropLast(8)), pinned: pa, .deviceListSigBothInvalid, flags: ["hvnleaf1", "tamper"])
+        try verifyReject("signature/one-byte-short", "3,372 signature bytes, the Ed25519 half intact: the ML-DSA-65 part's length is wrong", Array(w.dropLast()), pinned: pa, .deviceListSigWrongLength, flags: ["signature"])
+        try verifyReject("retired/flag-added", "HVNLEAF1 appended to a non-retired list without re-signing: the retired preimage is checked and the Ed25519 half fails",
+                         w + DeviceList.retiredWireSuffix, pinned: pa, .deviceListSigEd25519Invalid, flags: ["hvnleaf1", "tamper"])
+        try verifyReject("retired/flag-stripped", "HVNLEAF1 removed from a retired list (un-retiring without the key): the Ed25519 half fails",
+                         Array(s.retired.wire.dropLast(8)), pinned: pa, .deviceListSigEd25519Invalid, flags: ["hvnleaf1", "tamper"])
         var forced = w
         forced.replaceSubrange(forced.count - 8..<forced.count, with: DeviceList.retiredWireSuffix)
-        try verifyReject("hvnleaf1/forced-tail", "a non-retired signature forced to end in HVNLEAF1 decodes as retired with 3,365 signature bytes and fails closed",
-                         forced, pinned: pa, .deviceListSigWrongLength, flags: ["hvnleaf1"])
+        try verifyReject("hvnleaf1/forced-tail", "a non-retired signature forced to end in HVNLEAF1 decodes as retired with 3,365 signature bytes and fails closed: the Ed25519 half is checked first, against the retired preimage (a length-first verifier says wrong_length)",
+                         forced, pinned: pa, .deviceListSigEd25519Invalid, flags: ["hvnleaf1"])
         let padded = Array(w.dropLast(8)) + [UInt8](repeating: 0, count: 8) + DeviceList.retiredWireSuffix
-        try verifyReject("hvnleaf1/forced-tail-full-length", "the last 8 signature bytes replaced by 8 zero bytes then HVNLEAF1: 3,373 bytes remain once the flag is stripped, the retired preimage is checked and both halves fail",
-                         padded, pinned: pa, .deviceListSigBothInvalid, flags: ["hvnleaf1"])
+        try verifyReject("hvnleaf1/forced-tail-full-length", "the last 8 signature bytes replaced by 8 zero bytes then HVNLEAF1: 3,373 bytes remain once the flag is stripped, the retired preimage is checked and the Ed25519 half fails",
+                         padded, pinned: pa, .deviceListSigEd25519Invalid, flags: ["hvnleaf1"])
         try verifyReject("truncated/in-device-ids", "decoding fails before verification", Array(w.prefix(60)), pinned: pa, .deviceListTruncated)
-        // Two problems: the wire is decoded before the pinned bundle is parsed (§10.3).
-        try verifyReject("order/truncated-wire-bad-pinned", "a truncated wire and a 3,199-byte pinned key: the wire's decoding code comes first, not device_list_bad_bundle",
-                         Array(w.prefix(60)), pinned: Array(pa.prefix(3199)), .deviceListTruncated, flags: ["order"])
+        // Two problems: Haven's FFI parses the pinned bundle before it decodes the wire (§10.3).
+        try verifyReject("order/truncated-wire-bad-pinned", "a truncated wire and a 3,199-byte pinned key: the pinned bundle is parsed first (Haven's verify_device_list), so device_list_bad_bundle, not the wire's truncation",
+                         Array(w.prefix(60)), pinned: Array(pa.prefix(3199)), .deviceListBadBundle, flags: ["order"])
     }
 
     // MARK: is_authorized, adopt_if_newer (§10.3)

@@ -23,13 +23,11 @@ struct LittleEndianReader {
     }
 
     mutating func u32(field: String) throws(WireError) -> UInt32 {
-        let b = try take(4, field: field)
-        return b.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        UInt32(truncatingIfNeeded: DeviceListSeams.unsigned(try take(4, field: field)))
     }
 
     mutating func u64(field: String) throws(WireError) -> UInt64 {
-        let b = try take(8, field: field)
-        return b.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        DeviceListSeams.unsigned(try take(8, field: field))
     }
 
     mutating func id(field: String) throws(WireError) -> DeviceID {
@@ -40,7 +38,7 @@ struct LittleEndianReader {
     /// count of 2^32 − 1 is malformed by definition and must not ask the allocator for 128 GiB.
     mutating func idList(field: String) throws(WireError) -> [DeviceID] {
         let countOffset = offset
-        let n = Int(try u32(field: "\(field) count"))
+        let n = DeviceListSeams.count(try u32(field: "\(field) count"))
         guard n <= remaining / 32 else {
             throw WireError(.deviceListTruncated, "\(field) count \(n) needs \(n * 32) bytes, \(remaining) left",
                             offset: countOffset, field: "\(field) count")

@@ -38,19 +38,28 @@ public struct PublicBundle: Sendable, Equatable {
 
     public static func == (a: PublicBundle, b: PublicBundle) -> Bool { a.bytes == b.bytes }
 
-    /// Checks a hybrid signature, mapping SPEC.md §9.3's failures to this format's codes.
+    /// Checks a hybrid signature in Haven's order (`HavenId::verify`, SPEC.md §10.1): 64 bytes or
+    /// fewer is a wrong length; then the Ed25519 half, and a failure there is reported without
+    /// looking at the rest; then the ML-DSA-65 part's length (3,309 bytes); then the ML-DSA-65
+    /// half. Never `device_list_sig_both_invalid`: Haven stops at the first failing half.
     func verify(_ signature: [UInt8], for message: [UInt8], field: String) throws(WireError) {
-        do {
-            try SignatureRules.verify(verificationKey, signature, message, format: "device_list")
-        } catch {
-            switch error {
-            case .wrongLength:
-                throw WireError(.deviceListSigWrongLength, "a hybrid signature is \(HybridSignature.byteCount) bytes, got \(signature.count)", field: field)
-            case .ed25519Invalid: throw WireError(.deviceListSigEd25519Invalid, "the Ed25519 half does not verify", field: field)
-            case .mldsaInvalid where Mutant.on(.listEd25519HalfOnly): return
-            case .mldsaInvalid: throw WireError(.deviceListSigMLDSAInvalid, "the ML-DSA-65 half does not verify", field: field)
-            case .bothInvalid: throw WireError(.deviceListSigBothInvalid, "neither half verifies", field: field)
-            }
+        let edCount = Ed25519.signatureByteCount
+        if let order = DeviceListSeams.hybridOrderOverride {
+            return try order(verificationKey, signature, message, field)
+        }
+        guard signature.count > edCount else {
+            throw WireError(.deviceListSigWrongLength, "a hybrid signature is \(HybridSignature.byteCount) bytes, got \(signature.count)", field: field)
+        }
+        // Each half under SPEC §9's rules, through the one seam where stock-library mutants switch.
+        guard verificationKey.ed25519.isValidSignature(signature[0..<edCount], for: message, rule: SignatureRules.ed25519("device_list")) else {
+            throw WireError(.deviceListSigEd25519Invalid, "the Ed25519 half does not verify", field: field)
+        }
+        guard signature.count == HybridSignature.byteCount else {
+            throw WireError(.deviceListSigWrongLength, "the ML-DSA-65 part is \(MLDSA65.signatureByteCount) bytes, got \(signature.count - edCount)", field: field)
+        }
+        if Mutant.on(.listEd25519HalfOnly) { return }
+        guard verificationKey.mldsa.isValidSignature(Array(signature[edCount...]), for: message, context: [], rule: SignatureRules.mldsa("device_list")) else {
+            throw WireError(.deviceListSigMLDSAInvalid, "the ML-DSA-65 half does not verify", field: field)
         }
     }
 }

@@ -10,9 +10,10 @@ public struct Bucket: Sendable, Hashable {
     public var lo: [UInt8]
     public var hi: [UInt8]?
     public var root: SHA256Digest
-    public var count: Int
+    /// Any value 0 … 2^64 − 1 decodes (SPEC §5.3 step 4); a bucketizer never writes more than n.
+    public var count: UInt64
 
-    public init(lo: [UInt8], hi: [UInt8]?, root: SHA256Digest, count: Int) {
+    public init(lo: [UInt8], hi: [UInt8]?, root: SHA256Digest, count: UInt64) {
         self.lo = lo
         self.hi = hi
         self.root = root
@@ -30,7 +31,7 @@ public struct Bucket: Sendable, Hashable {
         var members: [(String, CBOR)] = [("lo", .bytes(lo))]
         if let hi { members.append(("hi", .bytes(hi))) }
         members.append(("root", .bytes(root.bytes)))
-        members.append(("count", .unsigned(UInt64(count))))
+        members.append(("count", .unsigned(count)))
         return .object(members)
     }
 }

@@ -33,7 +33,7 @@ public enum Bucketizer {
             let leaves = sortedLeaves[start..<end].map(\.leaf)
             let lo: [UInt8] = start == 0 && !Mutant.on(.firstLoIsFirstKey) ? [] : sortedLeaves[start].key
             let hi: [UInt8]? = end < n ? sortedLeaves[end].key : nil
-            buckets.append(Bucket(lo: lo, hi: hi, root: MerkleTree.fold(leaves)!, count: end - start))
+            buckets.append(Bucket(lo: lo, hi: hi, root: MerkleTree.fold(leaves)!, count: UInt64(end - start)))
             start = end
         }
         return buckets

@@ -18,12 +18,19 @@ public enum Responder {
         var response = ReconcileResponse(namespace: replica.namespace)
         let rows = replica.rows.filter { (!LeafEncoder.isDropped($0) || Mutant.on(.calendarEventsShipped)) && inMismatchedRange($0.keyBytes) }
             .sorted { $0.keyBytes.lexicographicallyPrecedes($1.keyBytes) }
-        let tombs = Mutant.on(.tombstonesNotShipped) ? [] : replica.tombstones.filter(inMismatchedRange).sorted { $0.lexicographicallyPrecedes($1) }
+        let tombs: [[UInt8]]
+        if Mutant.on(.tombstonesNotShipped) {
+            tombs = []
+        } else if Mutant.on(.tombstonesFromMatchingBuckets) {
+            tombs = mismatched.contains(true) ? replica.tombstones.sorted { ByteOrder.precedes($0, $1) } : []
+        } else {
+            tombs = replica.tombstones.filter(inMismatchedRange).sorted { ByteOrder.precedes($0, $1) }
+        }
         guard !rows.isEmpty || !tombs.isEmpty || Mutant.on(.frameWhenNothingDiffers) else { return nil }
         response.rows = rows
         response.tombstones = tombs
         for k in rows.map(\.keyBytes) + tombs {
-            let hex = Hex.encode(k)
+            let hex = TextKey(Hex.encode(k))
             if let vv = replica.vectors[hex] { response.vectors[hex] = vv }
         }
         return response
@@ -42,7 +49,7 @@ public enum Responder {
                 li += 1
             }
             let root = MerkleTree.fold(scratch) ?? MerkleTree.emptyRoot(namespace)
-            mismatched[bi] = root != bucket.root || (scratch.count != bucket.count && !Mutant.on(.countNotCompared))
+            mismatched[bi] = root != bucket.root || (UInt64(scratch.count) != bucket.count && !Mutant.on(.countNotCompared))
         }
         return mismatched
     }
@@ -60,16 +67,15 @@ public enum Responder {
     /// settings: the whole synced dictionary, per-key version vectors and tombstoned keys.
     static func settings(_ replica: ReplicaNamespace) throws(WireError) -> ReconcileResponse? {
         var response = ReconcileResponse(namespace: .settings)
-        var seen = Set<String>()
+        var seen = Set<TextKey>()
         for row in replica.rows {
             guard case .text(let k)? = row["key"], case .text(let v)? = row["value"] else {
                 throw WireError(.inputMissingField, "settings rows need key and value", field: "rows")
             }
-            guard seen.insert(k).inserted else { throw WireError(.duplicateKey, "settings key \(k) appears twice", field: "rows") }
-            if case .versionVector(let vv)? = row["versionVector"] { response.vectors[k] = vv }
-            if LeafEncoder.isDropped(row) { response.settingsTombstones.append(k) } else { response.entries[k] = v }
+            guard seen.insert(TextKey(k)).inserted else { throw WireError(.duplicateKey, "settings key \(k) appears twice", field: "rows") }
+            if case .versionVector(let vv)? = row["versionVector"] { response.vectors[TextKey(k)] = vv }
+            if LeafEncoder.isDropped(row) { response.settingsTombstones.append(k) } else { response.entries[TextKey(k)] = v }
         }
-        response.settingsTombstones = ReconcileResponse.sortedUTF8(response.settingsTombstones)
         if response.entries.isEmpty && response.settingsTombstones.isEmpty { return nil }
         return response
     }

@@ -18,10 +18,16 @@ public enum FieldKind: Sendable, Hashable {
     /// A user-id hash where "absent" and "empty" mean the same thing (backfill not done yet):
     /// always committed as a byte string, the empty one when absent. No presence marker.
     case normalizedHash
+    /// A message's reactions: a set of (reactor user-id hash, emoji) pairs, committed distinct and
+    /// sorted (reactor bytes, then emoji UTF-8 bytes). Absent and empty are the same set.
+    case reactionSet
     /// The notebook body: committed as its content digest, never as text (see `NotebookBody`).
     case noteBody
     /// A per-key version vector `{deviceID: counter}`: merge metadata, only ever excluded.
     case versionVector
+
+    /// The third presence kind of SPEC §4.3: no presence marker, absent written as the empty value.
+    public var absentIsEmpty: Bool { self == .normalizedHash || self == .reactionSet }
 
     public var name: String {
         switch self {
@@ -33,6 +39,7 @@ public enum FieldKind: Sendable, Hashable {
         case .date: return "date"
         case .textSet: return "text_set"
         case .normalizedHash: return "normalized_hash"
+        case .reactionSet: return "reaction_set"
         case .noteBody: return "note_body"
         case .versionVector: return "version_vector"
         }
@@ -50,9 +57,12 @@ public struct FieldSpec: Sendable, Hashable {
 
     public var name: String
     public var kind: FieldKind
-    /// Optional fields may be absent; a committed optional carries a presence marker.
+    /// Optional fields may be absent; a committed optional carries a presence marker. An
+    /// absent-is-empty field (`kind.absentIsEmpty`) is not optional but may still be absent.
     public var optional: Bool
     public var role: Role
 
     public var isCommitted: Bool { role == .committed }
+    /// Whether a row without this field is incomplete (`input_missing_field`).
+    public var isRequired: Bool { !optional && !kind.absentIsEmpty }
 }

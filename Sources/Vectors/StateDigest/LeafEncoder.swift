@@ -16,8 +16,9 @@ public struct LeafEncoder: Sendable {
         case .none: return false
         case .calendarSource:
             if Mutant.on(.calendarEventsHashed) { return false }
-            if case .text("calendar")? = row["source"] { return true }
-            return false
+            guard case .text(let source)? = row["source"] else { return false }
+            if Mutant.on(.calendarCaseInsensitive) { return source.lowercased() == "calendar" }
+            return TextKey(source) == "calendar"  // exact bytes: "Calendar" is hashed
         case .tombstoned:
             if case .bool(true)? = row["tombstoned"] { return true }
             return false
@@ -47,14 +48,19 @@ public struct LeafEncoder: Sendable {
         let schema = LeafSchema.all[row.namespace.rawValueIndex]
         let mutantExtra = mutant == nil ? [] : Self.mutantCommittedExtras(schema)
         let absentAsEmpty = mutant == .absentEqualsEmpty
+        func included(_ f: FieldSpec) -> Bool {
+            if mutant == .reactionsNotHashed && f.kind == .reactionSet { return false }
+            return f.isCommitted || mutantExtra.contains(f.name)
+        }
+        func marked(_ f: FieldSpec) -> Bool { f.optional || (mutant == .reactionsAbsentMarker && f.kind == .reactionSet) }
         var count = 0
-        for (i, f) in schema.fields.enumerated() where f.isCommitted || mutantExtra.contains(f.name) {
-            count += (f.optional && (row.values[i] != nil || absentAsEmpty)) ? 2 : 1
+        for (i, f) in schema.fields.enumerated() where included(f) {
+            count += (marked(f) && (row.values[i] != nil || absentAsEmpty)) ? 2 : 1
         }
         writer.writeArrayHeader(count)
-        for (i, f) in schema.fields.enumerated() where f.isCommitted || mutantExtra.contains(f.name) {
+        for (i, f) in schema.fields.enumerated() where included(f) {
             let value = row.values[i]
-            if f.optional {
+            if marked(f) {
                 guard let value else {
                     if absentAsEmpty {
                         writer.writeUnsigned(1)
@@ -71,6 +77,8 @@ public struct LeafEncoder: Sendable {
             } else if f.kind == .normalizedHash {
                 if mutant == .peerHashNotNormalized { writer.writeNull(); continue }
                 writer.writeBytes(EmptyCollection<UInt8>())
+            } else if f.kind == .reactionSet {
+                writer.writeArrayHeader(0)
             } else {
                 throw WireError(.inputMissingField, "\(schema.namespace.rawValue) rows need \(f.name)", field: f.name)
             }
@@ -80,7 +88,7 @@ public struct LeafEncoder: Sendable {
     private mutating func write(_ value: FieldValue, kind: FieldKind, field: String, row: Row, mutant: Mutant?) throws(WireError) {
         switch (kind, value) {
         case (.bytes, .bytes(let b)), (.normalizedHash, .bytes(let b)): writer.writeBytes(b)
-        case (.text, .text(let s)): writer.writeText(s)
+        case (.text, .text(let s)): writer.writeText(mutant == .textNFC ? MutantText.nfc(s) : s)
         case (.uint, .uint(let v)): writer.writeUnsigned(v)
         case (.int, .int(let v)): writer.writeInt(v)
         case (.bool, .bool(let b)): writer.writeBool(b)
@@ -88,15 +96,37 @@ public struct LeafEncoder: Sendable {
             switch mutant {
             case .datesInMilliseconds?: writer.writeInt(ms)
             case .datesTruncateTowardZero?: writer.writeInt(ms / 1000)
+            case .datesThroughDouble?: writer.writeInt(Int64(exactly: (Double(ms) / 1000).rounded(.down)) ?? .max)
             default: writer.writeInt(FieldValue.seconds(fromMillis: ms))
             }
         case (.textSet, .textSet(let items)) where mutant == .textSetUnsorted:
             writer.writeArrayHeader(items.count)
             for s in items { writer.writeText(s) }
         case (.textSet, .textSet(let items)):
-            let sorted = Set(items).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            writer.writeArrayHeader(sorted.count)
-            for s in sorted { writer.writeText(s) }
+            // Distinct and sorted by UTF-8 bytes (SPEC §4.2): a Swift Set<String> would merge NFC
+            // and NFD spellings, which are two elements here.
+            var set: [String]
+            switch mutant {
+            case .textSetSwiftSet?: set = Array(Set(items)).sorted { TextKey($0) < TextKey($1) }
+            case .textSetUTF16Order?: set = Array(Set(items.map({ TextKey($0) }))).map(\.text).sorted(by: MutantText.utf16Precedes)
+            case .textNFC?: set = Array(Set(items.map { TextKey(MutantText.nfc($0)) })).sorted().map(\.text)
+            default: set = Array(Set(items.map({ TextKey($0) }))).sorted().map(\.text)
+            }
+            writer.writeArrayHeader(set.count)
+            for s in set { writer.writeText(s) }
+        case (.reactionSet, .reactions(let items)):
+            var set = Array(Set(items))
+            if mutant == .reactionsUTF16Order {
+                set.sort { $0.reactor != $1.reactor ? ByteOrder.precedes($0.reactor, $1.reactor) : MutantText.utf16Precedes($0.emoji, $1.emoji) }
+            } else {
+                set.sort(by: Reaction.precedes)
+            }
+            writer.writeArrayHeader(set.count)
+            for r in set {
+                writer.writeArrayHeader(2)
+                writer.writeBytes(r.reactor)
+                writer.writeText(r.emoji)
+            }
         case (.noteBody, _):
             let d = try NotebookBody.contribution(row)
             var buf = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
@@ -132,6 +162,7 @@ public struct LeafEncoder: Sendable {
         case .bool: return .bool(false)
         case .date: return .date(0)
         case .textSet: return .textSet([])
+        case .reactionSet: return .reactions([])
         case .versionVector: return .versionVector([:])
         }
     }

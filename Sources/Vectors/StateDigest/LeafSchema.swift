@@ -7,8 +7,9 @@ public struct LeafSchema: Sendable {
     /// Rows a namespace never hashes at all.
     public enum DropRule: Sendable, Hashable {
         case none
-        /// memory: rows whose `source` is "calendar" are re-derived from EventKit on every device
-        /// and minted with fresh ids each pass, so they are dropped from the leaf set (and on apply).
+        /// memory: rows whose `source` is exactly "calendar" are re-derived from EventKit on every
+        /// device and minted with fresh ids each pass, so they are dropped from the leaf set (and on
+        /// apply). SPEC §4.5.
         case calendarSource
         /// settings: a key with `tombstoned: true` is deleted and is not in the dictionary.
         case tombstoned
@@ -24,6 +25,13 @@ public struct LeafSchema: Sendable {
     public var excluded: [FieldSpec] { fields.filter { !$0.isCommitted } }
 
     public func index(of name: String) -> Int? { fields.firstIndex { $0.name == name } }
+
+    /// The byte length of every key of this namespace (SPEC §4.4), nil for settings (text keys).
+    /// Tombstones and `vectors` keys of a response are checked against it (§5.3).
+    public var keyLength: Int? {
+        guard case .bytes(let n)? = fields.first(where: { $0.name == keyField })?.kind else { return nil }
+        return n
+    }
 
     /// Index of `keyField` in `fields`, per namespace, computed once.
     static let keyIndices: [Int] = all.map { $0.index(of: $0.keyField)! }
@@ -57,6 +65,7 @@ public struct LeafSchema: Sendable {
             c("senderName", .text, optional: true),
             c("body", .text),
             c("mediaJSON", .text, optional: true),
+            c("reactions", .reactionSet),
             c("replyToID", id16, optional: true),
             c("sentAt", .date),
             c("editedAt", .date, optional: true),

@@ -30,25 +30,31 @@ public enum NotebookBody {
         return digest(body)
     }
 
-    /// `markOffloaded`: refuses unless the stamped hash equals the digest of the resident body,
-    /// then stamps it and clears the body. `updatedAt` is untouched: residency is not an edit.
+    /// `markOffloaded` (SPEC §4.6, R4.6-3): an offloaded row is refused, then a contentHash that is
+    /// not 32 bytes, then one that is not noteBodyDigest(body); otherwise the hash is stamped, the
+    /// body cleared and the holder set (a stale holder removed when none is given). `updatedAt` is
+    /// untouched: residency is not an edit.
     public static func markOffloaded(_ row: Row, contentHash: [UInt8], holder: [UInt8]?) throws(WireError) -> Row {
         guard row.namespace == .notebook else {
             throw WireError(.unknownNamespace, "markOffloaded applies to notebook rows", field: "row")
         }
+        func checkLength() throws(WireError) {
+            guard contentHash.count == 32 else {
+                throw WireError(.inputBadLength, "contentHash must be 32 bytes, got \(contentHash.count)", field: "contentHash")
+            }
+        }
+        if Mutant.on(.markOffloadedLengthFirst) { try checkLength() }
         if case .bool(true)? = row["bodyOffloaded"] {
             throw WireError(.inputBadValue, "the note is already offloaded", field: "row.bodyOffloaded")
         }
-        guard contentHash.count == 32 else {
-            throw WireError(.inputBadLength, "contentHash must be 32 bytes, got \(contentHash.count)", field: "contentHash")
-        }
+        try checkLength()
         guard case .text(let body)? = row["body"], digest(body).bytes == contentHash || Mutant.on(.markOffloadedSkipsHashCheck) else {
             throw WireError(.notebookOffloadHashMismatch, "contentHash does not equal noteBodyDigest(body)", field: "contentHash")
         }
         var out = row
         out["contentHash"] = .bytes(contentHash)
         out["bodyOffloaded"] = .bool(true)
-        out["offloadHolderPubkey"] = holder.map { .bytes($0) }
+        if holder != nil || !Mutant.on(.markOffloadedKeepsStaleHolder) { out["offloadHolderPubkey"] = holder.map { .bytes($0) } }
         out["body"] = .text("")
         if Mutant.on(.markOffloadedBumpsUpdatedAt), case .date(let t)? = out["updatedAt"] { out["updatedAt"] = .date(t + 1000) }
         return out

@@ -45,27 +45,59 @@ public struct Row: Sendable, Hashable {
         return .object(schema.fields.indices.compactMap { i in values[i].map { (schema.fields[i].name, $0.tree) } })
     }
 
-    /// Parses a row object of vector input. Strict: an unknown field, a value of the wrong type or
-    /// length, or a missing required field is a typed error naming the field.
-    public static func parse(_ json: JSONValue, namespace: Namespace, path: String) throws(WireError) -> Row {
+    /// Parses a row object (SPEC.md §4.3): not an object is `input_bad_type`; then any member the
+    /// schema does not define is `input_unknown_field`, before any value is read; then the schema's
+    /// fields in table order, each completely (absent required → `input_missing_field`, present →
+    /// read by its type). The answer never depends on the order the JSON lists the members in.
+    /// `wire` marks a row inside a frame, whose hex is lowercase only (§5.3).
+    public static func parse(_ json: JSONValue, namespace: Namespace, path: String, wire: Bool = false) throws(WireError) -> Row {
         guard let members = json.objectValue else {
             throw WireError(.inputBadType, "a row must be an object", field: path)
         }
         let schema = LeafSchema.schema(for: namespace)
+        let rules = RowReading.current
+        var given = [JSONValue?](repeating: nil, count: schema.fields.count)
         var values = [FieldValue?](repeating: nil, count: schema.fields.count)
-        for (name, value) in members {
-            guard let i = schema.index(of: name) else {
-                throw WireError(.unknownField, "\(namespace.rawValue) rows have no field \(name)", field: "\(path).\(name)")
+        func unknown(_ name: String) -> WireError {
+            WireError(.unknownField, "\(namespace.rawValue) rows have no field \(name)", field: "\(path).\(name)")
+        }
+        if rules.memberOrder {
+            // The mutant: one pass in member order, unknown fields met along the way.
+            for (name, value) in members {
+                guard let i = schema.index(of: name) else { throw unknown(name) }
+                values[i] = try readField(value, schema.fields[i], path: "\(path).\(name)", rules: rules, wire: wire)
             }
-            guard values[i] == nil else {
+            for (i, f) in schema.fields.enumerated() where values[i] == nil && f.isRequired {
+                throw WireError(.inputMissingField, "\(namespace.rawValue) rows need \(f.name)", field: "\(path).\(f.name)")
+            }
+            return Row(namespace: namespace, values: values)
+        }
+        for (name, value) in members {
+            guard let i = schema.index(of: name) else { throw unknown(name) }
+            guard given[i] == nil else {
+                // Unreachable from vectors (a frame's JSON text with a repeated name is already
+                // frame_invalid_json); kept so a direct caller never silently loses a value.
                 throw WireError(.inputBadValue, "field \(name) given twice", field: "\(path).\(name)")
             }
-            values[i] = try parseValue(value, kind: schema.fields[i].kind, path: "\(path).\(name)")
+            given[i] = value
         }
-        for (i, f) in schema.fields.enumerated() where values[i] == nil && !f.optional && f.kind != .normalizedHash {
-            throw WireError(.inputMissingField, "\(namespace.rawValue) rows need \(f.name)", field: "\(path).\(f.name)")
+        for (i, f) in schema.fields.enumerated() {
+            guard let value = given[i] else {
+                if f.isRequired { throw WireError(.inputMissingField, "\(namespace.rawValue) rows need \(f.name)", field: "\(path).\(f.name)") }
+                continue
+            }
+            values[i] = try readField(value, f, path: "\(path).\(f.name)", rules: rules, wire: wire)
         }
         return Row(namespace: namespace, values: values)
+    }
+
+    /// One present field; nil only when a mutant reads it as absent.
+    static func readField(_ v: JSONValue, _ f: FieldSpec, path: String, rules: RowReading, wire: Bool) throws(WireError) -> FieldValue? {
+        if rules.nullAsAbsent && v == .null { return nil }
+        if rules.excludedUnchecked && !f.isCommitted && f.name != "bodyOffloaded" && f.name != "contentHash" && f.name != "tombstoned" {
+            return nil
+        }
+        return try parseValue(v, kind: f.kind, path: path, rules: rules, wire: wire)
     }
 
     init(namespace: Namespace, values: [FieldValue?]) {
@@ -73,16 +105,16 @@ public struct Row: Sendable, Hashable {
         self.values = values
     }
 
-    static func parseValue(_ v: JSONValue, kind: FieldKind, path: String) throws(WireError) -> FieldValue {
+    static func parseValue(_ v: JSONValue, kind: FieldKind, path: String, rules: RowReading = .strict, wire: Bool = false) throws(WireError) -> FieldValue {
         switch kind {
         case .bytes(let length):
-            let b = try Input.bytes(v, path: path)
+            let b = try rules.bytes(v, path: path, wire: wire)
             if let length, b.count != length {
                 throw WireError(.inputBadLength, "expected \(length) bytes, got \(b.count)", field: path)
             }
             return .bytes(b)
         case .normalizedHash:
-            let b = try Input.bytes(v, path: path)
+            let b = try rules.bytes(v, path: path, wire: wire)
             guard b.isEmpty || b.count == 32 else {
                 throw WireError(.inputBadLength, "a user-id hash is 32 bytes or empty, got \(b.count)", field: path)
             }
@@ -90,37 +122,52 @@ public struct Row: Sendable, Hashable {
         case .text, .noteBody:
             return .text(try Input.text(v, path: path))
         case .uint:
-            guard let n = v.uint64Value else { throw WireError(.inputBadType, "expected an unsigned integer", field: path) }
-            return .uint(n)
+            return .uint(try rules.uint64(v, path: path))
         case .int:
-            guard let n = v.int64Value else { throw WireError(.inputBadType, "expected a signed 64-bit integer", field: path) }
-            return .int(n)
+            return .int(try rules.int64(v, path: path))
         case .date:
-            guard let n = v.int64Value else { throw WireError(.inputBadType, "expected integer milliseconds since the Unix epoch", field: path) }
-            return .date(n)
+            return .date(try rules.int64(v, path: path))
         case .bool:
-            guard let b = v.boolValue else { throw WireError(.inputBadType, "expected true or false", field: path) }
-            return .bool(b)
+            return .bool(try rules.bool(v, path: path))
         case .textSet:
             guard let items = v.arrayValue else { throw WireError(.inputBadType, "expected an array of strings", field: path) }
             var out: [String] = []
             for (i, item) in items.enumerated() { out.append(try Input.text(item, path: "\(path)[\(i)]")) }
             return .textSet(out)
+        case .reactionSet:
+            guard let items = v.arrayValue else { throw WireError(.inputBadType, "expected an array of reactions", field: path) }
+            var out: [Reaction] = []
+            for (i, item) in items.enumerated() { out.append(try reaction(item, path: "\(path)[\(i)]", rules: rules, wire: wire)) }
+            return .reactions(out)
         case .versionVector:
             guard let members = v.objectValue else { throw WireError(.inputBadType, "expected an object of counters", field: path) }
-            var out: [String: UInt64] = [:]
-            for (k, c) in members {
-                guard let n = c.uint64Value else { throw WireError(.inputBadType, "expected an unsigned counter", field: "\(path).\(k)") }
-                out[k] = n
+            var out: [TextKey: UInt64] = [:]
+            for (k, c) in DataKeyOrder.checkingOrder(members) {
+                out[TextKey(k)] = try rules.uint64(c, path: "\(path).\(k)")
             }
             return .versionVector(out)
         }
+    }
+
+    /// A reaction object (SPEC §4.2): unknown members first, then reactor, then emoji.
+    static func reaction(_ v: JSONValue, path: String, rules: RowReading, wire: Bool) throws(WireError) -> Reaction {
+        guard let members = v.objectValue else { throw WireError(.inputBadType, "a reaction is an object", field: path) }
+        if let extra = members.first(where: { $0.0 != "reactor" && $0.0 != "emoji" }) {
+            throw WireError(.unknownField, "a reaction has no member \(extra.0)", field: "\(path).\(extra.0)")
+        }
+        guard let r = v["reactor"] else { throw WireError(.inputMissingField, "a reaction needs reactor", field: "\(path).reactor") }
+        let reactor = try rules.bytes(r, path: "\(path).reactor", wire: wire)
+        guard reactor.count == 32 else { throw WireError(.inputBadLength, "reactor is a 32-byte user-id hash, got \(reactor.count)", field: "\(path).reactor") }
+        guard let e = v["emoji"] else { throw WireError(.inputMissingField, "a reaction needs emoji", field: "\(path).emoji") }
+        return Reaction(reactor: reactor, emoji: try Input.text(e, path: "\(path).emoji"))
     }
 }
 
 extension Input {
     public static func namespace(_ v: JSONValue, path: String) throws(WireError) -> Namespace {
         let s = try text(v, path: path)
+        // Namespace(rawValue:) compares with Swift ==, canonical equivalence included; the names are
+        // ASCII, so an exact byte match is the same test and the one SPEC §4.1 states.
         guard let ns = Namespace(rawValue: s) else { throw WireError(.unknownNamespace, "no namespace \(s)", field: path) }
         return ns
     }

@@ -60,6 +60,25 @@ enum SampleRows {
         }
     }
 
+    /// The typical row with the fields `typical` leaves out so that other formats' vectors stay
+    /// put: for messages, reactions (two reactors, three reactions, given out of leaf order).
+    static func full(_ ns: Namespace, index: Int = 0) -> Row {
+        var row = typical(ns, index: index)
+        if ns == .messages { row["reactions"] = .reactions(sampleReactions(index: index)) }
+        return row
+    }
+
+    static func reactor(_ i: Int) -> [UInt8] {
+        var g = SeededGenerator(seed: 0x4ea_c7 &+ UInt64(i))
+        return g.bytes(32)
+    }
+
+    static func sampleReactions(index: Int) -> [Reaction] {
+        [Reaction(reactor: reactor(2 * index + 1), emoji: "\u{1F44D}"),
+         Reaction(reactor: reactor(2 * index), emoji: "\u{2764}\u{FE0F}"),
+         Reaction(reactor: reactor(2 * index), emoji: "\u{1F602}")]
+    }
+
     /// A different value of the same kind, for "changing this field changes the leaf" cases.
     static func altered(_ value: FieldValue?, kind: FieldKind) -> FieldValue {
         switch (kind, value) {
@@ -73,6 +92,8 @@ enum SampleRows {
         case (.bool, .bool(let b)?): return .bool(!b)
         case (.date, .date(let ms)?): return .date(ms + 1_000)
         case (.textSet, .textSet(let s)?): return .textSet(s + ["added"])
+        case (.reactionSet, .reactions(let r)?): return .reactions(r + [Reaction(reactor: reactor(99), emoji: "\u{1F389}")])
+        case (.reactionSet, nil): return .reactions([Reaction(reactor: reactor(99), emoji: "\u{1F389}")])
         case (.versionVector, .versionVector(var vv)?):
             vv["device-a", default: 0] += 1
             return .versionVector(vv)

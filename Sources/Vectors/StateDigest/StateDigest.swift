@@ -26,15 +26,20 @@ public struct StateDigest: Sendable, Hashable {
         return out
     }
 
-    /// Decodes 417 bytes. The length is checked first (`digest_wrong_length`), then the version
-    /// (`digest_unsupported_version`), so a truncated digest is never mistaken for a skewed one.
+    /// Decodes 417 bytes (SPEC §4.8). The version byte is read first: a digest of another version
+    /// is version skew whatever its length (the namespace count, and so the length, changed once
+    /// already), then the length.
     public static func decode(_ bytes: [UInt8]) throws(WireError) -> StateDigest {
-        guard bytes.count == encodedByteCount || (Mutant.on(.decodeIgnoresTrailingBytes) && bytes.count > encodedByteCount) else {
-            throw WireError(.digestWrongLength, "a StateDigest is \(encodedByteCount) bytes, got \(bytes.count)", offset: min(bytes.count, encodedByteCount))
+        func wrongLength() -> WireError {
+            WireError(.digestWrongLength, "a StateDigest is \(encodedByteCount) bytes, got \(bytes.count)", offset: min(bytes.count, encodedByteCount))
         }
-        guard bytes[0] == wireVersion || Mutant.on(.decodeIgnoresVersion) else {
-            throw WireError(.digestUnsupportedVersion, "version \(bytes[0]) is not \(wireVersion): no reconcile", offset: 0)
+        let lengthOK = bytes.count == encodedByteCount || (Mutant.on(.decodeIgnoresTrailingBytes) && bytes.count > encodedByteCount)
+        if Mutant.on(.digestLengthBeforeVersion) && !lengthOK { throw wrongLength() }
+        guard let version = bytes.first else { throw wrongLength() }
+        guard version == wireVersion || Mutant.on(.decodeIgnoresVersion) else {
+            throw WireError(.digestUnsupportedVersion, "version \(version) is not \(wireVersion): no reconcile", offset: 0)
         }
+        guard lengthOK else { throw wrongLength() }
         var roots: [SHA256Digest] = []
         for i in 0..<13 {
             roots.append(SHA256Digest(bytes: bytes[(1 + 32 * i)..<(33 + 32 * i)])!)
@@ -54,13 +59,16 @@ public enum StateRoots {
     /// live (non-tombstoned) keys. Settings is one flat dictionary, too small for a tree, so it has
     /// no per-row leaves; version vectors and tombstoned keys stay out.
     public static func settingsRoot(_ rows: [Row]) throws(WireError) -> (root: SHA256Digest, count: Int) {
-        var live: [(String, String)] = []
-        var keys = Set<String>()
+        var live: [(key: String, value: String)] = []
+        var keys = Set<TextKey>()
+        var swiftKeys = Set<String>()
         for row in rows {
             guard case .text(let k)? = row["key"], case .text(let v)? = row["value"] else {
                 throw WireError(.inputMissingField, "settings rows need key and value", field: "key")
             }
-            guard keys.insert(k).inserted else {
+            // Keys are distinct by UTF-8 bytes: an NFC and an NFD spelling are two keys (SPEC §4.7).
+            let repeated = Mutant.on(.settingsKeysCanonicalEqual) ? !swiftKeys.insert(k).inserted : !keys.insert(TextKey(k)).inserted
+            guard !repeated else {
                 throw WireError(.duplicateKey, "settings key \(k) appears twice", field: "key")
             }
             if !LeafEncoder.isDropped(row) {
@@ -75,31 +83,51 @@ public enum StateRoots {
         if Mutant.on(.settingsMapInsertionOrder) {
             w.writeMapHeader(live.count)
             for (k, v) in live { w.writeText(k); w.writeText(v) }
+        } else if Mutant.on(.settingsKeysUTF16Order) {
+            // Length-first like the canonical rule, then UTF-16 code units instead of bytes.
+            let sorted = live.sorted { $0.key.utf8.count != $1.key.utf8.count ? $0.key.utf8.count < $1.key.utf8.count : MutantText.utf16Precedes($0.key, $1.key) }
+            w.writeMapHeader(sorted.count)
+            for (k, v) in sorted { w.writeText(k); w.writeText(v) }
         } else {
-            w.write(.map(live.map { (CBOR.text($0.0), CBOR.text($0.1)) }))
+            w.write(.map(live.map { CBORMapEntry(key: .text($0.key), value: .text($0.value)) }))
         }
         let root = SHA256.hash(Namespace.settings.separatorBytes + w.bytes)
         return (root, live.count)
     }
 
-    /// A namespace's root and the number of leaves it folded.
+    /// A namespace's root and the number of leaves it folded. Rows are already read (§4.3); then
+    /// repeated keys (dropped rows included), then leaves (SPEC §4.7, R4.7-5).
     public static func root(_ ns: Namespace, rows: [Row]) throws(WireError) -> (root: SHA256Digest, count: Int) {
         if ns == .settings { return try settingsRoot(rows) }
-        // Two rows with one key are an error whether or not the drop rule removes them. The fold
-        // below catches repeats among hashed rows; only a store holding dropped rows needs more.
-        if rows.contains(where: LeafEncoder.isDropped) {
+        var enc = LeafEncoder()
+        if Mutant.on(.rootLeavesBeforeDuplicates) {
+            for row in rows where !LeafEncoder.isDropped(row) { _ = try enc.leaf(row) }
+        }
+        var keyed: [(key: [UInt8], leaf: SHA256Digest)] = []
+        keyed.reserveCapacity(rows.count)
+        var firstLeafError: WireError?
+        var hasDropped = false
+        for row in rows {
+            if LeafEncoder.isDropped(row) { hasDropped = true; continue }
+            do { keyed.append((row.keyBytes, try enc.leaf(row))) } catch {
+                // Reported only after the repeated-key check, which comes first.
+                if firstLeafError == nil { firstLeafError = error }
+                keyed.append((row.keyBytes, SHA256Digest(0, 0, 0, 0)))
+            }
+        }
+        // Repeated keys among dropped rows too: only a store that holds any needs the extra set.
+        if hasDropped {
             var seen = Set<[UInt8]>()
             for row in rows where !seen.insert(row.keyBytes).inserted {
                 throw WireError(.duplicateKey, "key \(Hex.encode(row.keyBytes)) appears twice in \(ns.rawValue)", field: "rows")
             }
         }
-        var enc = LeafEncoder()
-        var keyed: [(key: [UInt8], leaf: SHA256Digest)] = []
-        keyed.reserveCapacity(rows.count)
-        for row in rows where !LeafEncoder.isDropped(row) {
-            keyed.append((row.keyBytes, try enc.leaf(row)))
+        keyed.sort { ByteOrder.precedes($0.key, $1.key) }
+        for i in keyed.indices.dropFirst() where keyed[i].key == keyed[i - 1].key {
+            throw WireError(.duplicateKey, "key \(Hex.encode(keyed[i].key)) appears twice in \(ns.rawValue)", field: "rows")
         }
-        return (try MerkleTree.root(namespace: ns, keyedLeaves: keyed), keyed.count)
+        if let firstLeafError { throw firstLeafError }
+        return (MerkleTree.fold(keyed.map(\.leaf)) ?? MerkleTree.emptyRoot(ns), keyed.count)
     }
 
     /// The digest of a whole store; a namespace with no rows gets its empty root.

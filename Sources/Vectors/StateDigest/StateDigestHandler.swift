@@ -10,7 +10,10 @@ public struct StateDigestHandler: FormatHandler {
 
     public func generate() throws -> VectorFile { try StateDigestVectors.file() }
 
-    public func run(op: String, input: JSONValue) throws(WireError) -> JSONValue {
+    public func run(op: String, input: JSONValue) throws(WireError) -> JSONValue { try tree(op: op, input: input).json }
+
+    /// The output as vector data (bytes as bytes), before it is written as JSON.
+    func tree(op: String, input: JSONValue) throws(WireError) -> CBOR {
         switch op {
         case "leaf": return try leaf(input)
         case "root": return try root(input)
@@ -26,13 +29,13 @@ public struct StateDigestHandler: FormatHandler {
 
     // MARK: ops
 
-    func leaf(_ input: JSONValue) throws(WireError) -> JSONValue {
+    func leaf(_ input: JSONValue) throws(WireError) -> CBOR {
         let ns = try Input.namespace(try Input.member(input, "namespace", path: ""), path: "namespace")
         guard ns != .settings else {
             throw WireError(.inputBadValue, "settings has no per-row leaves; use op root", field: "namespace")
         }
         let row = try Row.parse(try Input.member(input, "row", path: ""), namespace: ns, path: "row")
-        return StateDigestOutput.leaf(row: row, try Self.leafResult(row)).json
+        return StateDigestOutput.leaf(row: row, try Self.leafResult(row))
     }
 
     /// `(preimage, leaf)`, or nil when the row is dropped from the leaf set.
@@ -50,63 +53,96 @@ public struct StateDigestHandler: FormatHandler {
         return rows
     }
 
-    func root(_ input: JSONValue) throws(WireError) -> JSONValue {
+    func root(_ input: JSONValue) throws(WireError) -> CBOR {
         let ns = try Input.namespace(try Input.member(input, "namespace", path: ""), path: "namespace")
         let rows = try Self.rows(try Input.member(input, "rows", path: ""), namespace: ns, path: "rows")
         let r = try StateRoots.root(ns, rows: rows)
-        return StateDigestOutput.root(r.root, count: r.count).json
+        return StateDigestOutput.root(r.root, count: r.count)
     }
 
-    func fold(_ input: JSONValue) throws(WireError) -> JSONValue {
+    func fold(_ input: JSONValue) throws(WireError) -> CBOR {
         let ns = try Input.namespace(try Input.member(input, "namespace", path: ""), path: "namespace")
+        guard ns != .settings || Mutant.on(.foldAcceptsSettings) else {
+            throw WireError(.inputBadValue, "settings has no leaves to fold (SPEC §4.9)", field: "namespace")
+        }
         let keyed = try LeafList.parse(input)
-        return StateDigestOutput.root(try MerkleTree.root(namespace: ns, keyedLeaves: keyed), count: keyed.count).json
+        return StateDigestOutput.root(try MerkleTree.root(namespace: ns, keyedLeaves: keyed), count: keyed.count)
     }
 
-    static func store(_ input: JSONValue) throws(WireError) -> [Namespace: [Row]] {
+    /// An object whose member names are namespace names (`digest`'s `namespaces`, `digest_encode`'s
+    /// `roots`): every name is checked first, then the values are visited in §4.1 order whatever
+    /// order the JSON lists them in (SPEC §4.9, R4.9-5).
+    static func namespaceMembers(_ v: JSONValue, path: String) throws(WireError) -> [(Namespace, JSONValue)] {
+        let members = try Input.object(v, path: path)
+        var byNamespace: [Namespace: JSONValue] = [:]
+        var inTextOrder: [(Namespace, JSONValue)] = []
+        for (name, value) in members {
+            guard let ns = Namespace(rawValue: name), ns.rawValue.utf8.elementsEqual(name.utf8) else {
+                throw WireError(.unknownNamespace, "no namespace \(name)", field: "\(path).\(name)")
+            }
+            if byNamespace[ns] == nil { byNamespace[ns] = value; inTextOrder.append((ns, value)) }
+        }
+        if Mutant.on(.digestNamespacesInMemberOrder) { return inTextOrder }
+        return Namespace.allCases.compactMap { ns in byNamespace[ns].map { (ns, $0) } }
+    }
+
+    /// `digest`: each namespace read and rooted in turn (rows, repeated keys, leaves), so one
+    /// namespace's errors come before the next namespace's rows are read; a namespace not given has
+    /// no rows.
+    func digest(_ input: JSONValue) throws(WireError) -> CBOR {
         let nsObj = try Input.member(input, "namespaces", path: "")
-        guard let members = nsObj.objectValue else { throw WireError(.inputBadType, "expected an object of namespaces", field: "namespaces") }
-        var store: [Namespace: [Row]] = [:]
-        for (name, rowsJSON) in members {
-            guard let ns = Namespace(rawValue: name) else { throw WireError(.unknownNamespace, "no namespace \(name)", field: "namespaces.\(name)") }
-            store[ns] = try rows(rowsJSON, namespace: ns, path: "namespaces.\(name)")
+        var roots = [SHA256Digest?](repeating: nil, count: Namespace.allCases.count)
+        for (ns, rowsJSON) in try Self.namespaceMembers(nsObj, path: "namespaces") {
+            let rows = try Self.rows(rowsJSON, namespace: ns, path: "namespaces.\(ns.rawValue)")
+            roots[ns.rawValueIndex] = try StateRoots.root(ns, rows: rows).root
         }
-        return store
-    }
-
-    func digest(_ input: JSONValue) throws(WireError) -> JSONValue {
-        StateDigestOutput.digest(try StateRoots.digest(try Self.store(input))).json
-    }
-
-    func digestEncode(_ input: JSONValue) throws(WireError) -> JSONValue {
-        let rootsJSON = try Input.member(input, "roots", path: "")
-        guard rootsJSON.objectValue != nil else { throw WireError(.inputBadType, "expected an object of roots", field: "roots") }
-        var roots: [SHA256Digest] = []
+        var all: [SHA256Digest] = []
         for ns in Namespace.allCases {
-            roots.append(try Input.digest(try Input.member(rootsJSON, ns.rawValue, path: "roots"), path: "roots.\(ns.rawValue)"))
+            if let r = roots[ns.rawValueIndex] { all.append(r) } else { all.append(try StateRoots.root(ns, rows: []).root) }
         }
-        return CBOR.object([("encoded", .bytes(StateDigest(roots: roots).encoded()))]).json
+        return StateDigestOutput.digest(StateDigest(roots: all))
     }
 
-    func digestDecode(_ input: JSONValue) throws(WireError) -> JSONValue {
+    func digestEncode(_ input: JSONValue) throws(WireError) -> CBOR {
+        let rootsJSON = try Input.member(input, "roots", path: "")
+        let given = try Self.namespaceMembers(rootsJSON, path: "roots")
+        var byNamespace: [Namespace: JSONValue] = [:]
+        for (ns, v) in given { byNamespace[ns] = v }
+        var roots = [SHA256Digest?](repeating: nil, count: Namespace.allCases.count)
+        // In §4.1 order (or member order under the mutant): a missing root is found in turn.
+        let order = Mutant.on(.digestNamespacesInMemberOrder) ? given.map(\.0) + Namespace.allCases.filter { byNamespace[$0] == nil } : Namespace.allCases
+        for ns in order {
+            guard let v = byNamespace[ns] else { throw WireError(.inputMissingField, "missing roots.\(ns.rawValue)", field: "roots.\(ns.rawValue)") }
+            roots[ns.rawValueIndex] = try Input.digest(v, path: "roots.\(ns.rawValue)")
+        }
+        return CBOR.object([("encoded", .bytes(StateDigest(roots: roots.map { $0! }).encoded()))])
+    }
+
+    func digestDecode(_ input: JSONValue) throws(WireError) -> CBOR {
         let bytes = try Input.bytes(try Input.member(input, "encoded", path: ""), path: "encoded")
-        return StateDigestOutput.decoded(try StateDigest.decode(bytes)).json
+        return StateDigestOutput.decoded(try StateDigest.decode(bytes))
     }
 
-    func divergence(_ input: JSONValue) throws(WireError) -> JSONValue {
-        let a = try StateDigest.decode(try Input.bytes(try Input.member(input, "a", path: ""), path: "a"))
-        let b = try StateDigest.decode(try Input.bytes(try Input.member(input, "b", path: ""), path: "b"))
-        return StateDigestOutput.divergence(a.divergentNamespaces(from: b)).json
+    func divergence(_ input: JSONValue) throws(WireError) -> CBOR {
+        func read(_ name: String) throws(WireError) -> StateDigest {
+            try StateDigest.decode(try Input.bytes(try Input.member(input, name, path: ""), path: name))
+        }
+        if Mutant.on(.divergenceBFirst) {
+            let b = try read("b"), a = try read("a")
+            return StateDigestOutput.divergence(a.divergentNamespaces(from: b))
+        }
+        let a = try read("a"), b = try read("b")
+        return StateDigestOutput.divergence(a.divergentNamespaces(from: b))
     }
 
-    func markOffloaded(_ input: JSONValue) throws(WireError) -> JSONValue {
+    func markOffloaded(_ input: JSONValue) throws(WireError) -> CBOR {
         let row = try Row.parse(try Input.member(input, "row", path: ""), namespace: .notebook, path: "row")
         let hash = try Input.bytes(try Input.member(input, "contentHash", path: ""), path: "contentHash")
-        let holder: [UInt8]? = try input["holder"].map { (v) throws(WireError) in try Input.bytes(v, path: "holder") }
-        let before = try Self.leafResult(row)
+        let holder: [UInt8]? = try Input.optionalMember(input, "holder", path: "").map { (v) throws(WireError) in try Input.bytes(v, path: "holder") }
         let after = try NotebookBody.markOffloaded(row, contentHash: hash, holder: holder)
+        let before = try Self.leafResult(row)
         let afterLeaf = try Self.leafResult(after)
-        return StateDigestOutput.offloaded(row: after, before: before!.leaf, after: afterLeaf!.leaf).json
+        return StateDigestOutput.offloaded(row: after, before: before!.leaf, after: afterLeaf!.leaf)
     }
 }
 
@@ -158,22 +194,25 @@ public enum LeafList {
 
     public static let maxGeneratedCount = 1 << 20
 
+    /// `generate` if present (then `leaves` is not read), else `leaves` (SPEC §4.9, R4.9-3, R4.9-4).
+    /// Repeated keys are left to the caller, after every element is read.
     static func parse(_ input: JSONValue) throws(WireError) -> [(key: [UInt8], leaf: SHA256Digest)] {
-        if let gen = input["generate"] {
+        if let gen = try Input.optionalMember(input, "generate", path: "") {
             let rule = try Input.text(try Input.member(gen, "rule", path: "generate"), path: "generate.rule")
             guard rule == "index" else { throw WireError(.inputBadValue, "unknown generator rule \(rule)", field: "generate.rule") }
-            guard let n = try Input.member(gen, "count", path: "generate").int64Value, n >= 0, n <= maxGeneratedCount else {
-                throw WireError(.inputBadValue, "count must be 0...\(maxGeneratedCount)", field: "generate.count")
+            let n = try Input.uint64(try Input.member(gen, "count", path: "generate"), path: "generate.count")
+            guard n <= UInt64(maxGeneratedCount) else {
+                throw WireError(.inputBadValue, "count must be at most \(maxGeneratedCount)", field: "generate.count")
             }
             return indexRule(count: Int(n))
         }
-        guard let items = try Input.member(input, "leaves", path: "").arrayValue else {
-            throw WireError(.inputBadType, "expected an array of {key, leaf}", field: "leaves")
-        }
+        let items = try Input.array(try Input.member(input, "leaves", path: ""), path: "leaves")
         var out: [(key: [UInt8], leaf: SHA256Digest)] = []
         for (i, item) in items.enumerated() {
-            let key = try Input.bytes(try Input.member(item, "key", path: "leaves[\(i)]"), path: "leaves[\(i)].key")
-            let leaf = try Input.digest(try Input.member(item, "leaf", path: "leaves[\(i)]"), path: "leaves[\(i)].leaf")
+            let p = "leaves[\(i)]"
+            _ = try Input.object(item, path: p)
+            let key = try Input.bytes(try Input.member(item, "key", path: p), path: "\(p).key")
+            let leaf = try Input.digest(try Input.member(item, "leaf", path: p), path: "\(p).leaf")
             out.append((key, leaf))
         }
         return out

@@ -41,6 +41,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case frameNegativeCount = "frame_negative_count"
     case frameBadRootLength = "frame_bad_root_length"
     case frameTooManyBuckets = "frame_too_many_buckets"
+    case frameBadKeyLength = "frame_bad_key_length"
 
     // sync_offer codes go here (one block, added by the sync_offer work)
     // sync_request / sync_offer / sync_ack payloads and the snapshot blob (SPEC.md §7)
@@ -97,6 +98,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case deviceListSignerMismatch = "device_list_signer_mismatch"
     case deviceListVersionExhausted = "device_list_version_exhausted"
     case deviceListEmptyAdvertisement = "device_list_empty_advertisement"
+    case deviceListBadAdvertisement = "device_list_bad_advertisement"
 
     // account_state codes go here (one block): the plaintext decoder and the blob reader (SPEC.md §11)
     case accountStateTruncated = "account_state_truncated"
@@ -127,4 +129,27 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case revocationNotRegistered = "revocation_not_registered"
     case revocationStatusFailed = "revocation_status_failed"
     case revocationStatusInvalid = "revocation_status_invalid"
+
+    // envelope codes go here (one block): DiscoveryBox, sealed-sender envelope, SenderCert, channel keys (SPEC.md §14)
+    case envelopeTruncated = "envelope_truncated"
+    case envelopeWrongKind = "envelope_wrong_kind"
+    case envelopeBadWakeClass = "envelope_bad_wake_class"
+    case envelopeKEMCiphertextLength = "envelope_kem_ciphertext_length"
+    case envelopeBadRecipientKey = "envelope_bad_recipient_key"
+    case envelopeOpenFailed = "envelope_open_failed"
+    case envelopeBadType = "envelope_bad_type"
+    case envelopeMissingField = "envelope_missing_field"
+    case envelopeBadLength = "envelope_bad_length"
+    case envelopeUnknownField = "envelope_unknown_field"
+    case envelopeMACMissing = "envelope_mac_missing"
+    case envelopeSenderCertMalformed = "envelope_sender_cert_malformed"
+    case envelopeSenderCertEd25519Invalid = "envelope_sender_cert_ed25519_invalid"
+    case envelopeSenderCertMLDSAInvalid = "envelope_sender_cert_mldsa_invalid"
+    case envelopeSenderCertBothInvalid = "envelope_sender_cert_both_invalid"
+    case envelopeSenderCertExpired = "envelope_sender_cert_expired"
+    case envelopeNoChannelKey = "envelope_no_channel_key"
+    case envelopeUnknownAccount = "envelope_unknown_account"
+    case envelopeMACInvalid = "envelope_mac_invalid"
+    case envelopeWrongWakeClass = "envelope_wrong_wake_class"
+    case envelopeUnexpectedPayloadType = "envelope_unexpected_payload_type"
 }

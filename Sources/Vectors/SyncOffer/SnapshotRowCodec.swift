@@ -81,6 +81,7 @@ enum SnapshotRowCodec {
 
     static func canonical(_ v: FieldValue) -> FieldValue {
         if case .textSet(let s) = v { return .textSet(normalisedSet(s)) }
+        if case .reactions(let r) = v { return .reactions(Array(Set(r)).sorted(by: Reaction.precedes)) }
         return v
     }
 
@@ -133,7 +134,7 @@ enum SnapshotRowCodec {
         } else {
             for (name, v) in named { try member(name, v) }
         }
-        for (i, f) in schema.fields.enumerated() where values[i] == nil && !f.optional && f.kind != .normalizedHash {
+        for (i, f) in schema.fields.enumerated() where values[i] == nil && f.isRequired {
             throw WireError(.syncMissingField, "\(ns.rawValue) rows need \(f.name)", field: "\(path).\(f.name)")
         }
         return SnapshotRow(Row(namespace: ns, values: values), extras: extras)
@@ -183,12 +184,40 @@ enum SnapshotRowCodec {
                 out.append(s)
             }
             return .textSet(out)
+        case .reactionSet:
+            // SPEC §7.4: an array of {reactor, emoji} maps, strictly increasing in the §4.2 order.
+            guard case .array(let items) = v else { throw bad("an array of reactions") }
+            var out: [Reaction] = []
+            for item in items {
+                guard case .map(let members) = item else { throw bad("a reaction map") }
+                var reactor: [UInt8]?, emoji: String?
+                for m in members {
+                    switch m.key {
+                    case .text("reactor"):
+                        guard case .bytes(let b) = m.value else { throw bad("a byte string") }
+                        guard b.count == 32 else { throw WireError(.syncBadLength, "a reactor is 32 bytes", field: path) }
+                        reactor = b
+                    case .text("emoji"):
+                        guard case .text(let e) = m.value else { throw bad("a text string") }
+                        emoji = e
+                    case .text: throw WireError(.syncUnknownField, "a reaction has only reactor and emoji", field: path)
+                    default: throw bad("text keys")
+                    }
+                }
+                guard let reactor, let emoji else { throw WireError(.syncMissingField, "a reaction needs reactor and emoji", field: path) }
+                let r = Reaction(reactor: reactor, emoji: emoji)
+                if let last = out.last, !Reaction.precedes(last, r) {
+                    throw WireError(.syncBadValue, "a reaction set is written sorted without duplicates", field: path)
+                }
+                out.append(r)
+            }
+            return .reactions(out)
         case .versionVector:
             guard case .map(let entries) = v else { throw bad("a map of text to unsigned integers") }
-            var out: [String: UInt64] = [:]
+            var out: [TextKey: UInt64] = [:]
             for e in entries {
                 guard case .text(let k) = e.key, case .unsigned(let c) = e.value else { throw bad("a map of text to unsigned integers") }
-                out[k] = c
+                out[TextKey(k)] = c
             }
             return .versionVector(out)
         }

@@ -19,7 +19,7 @@ extension SyncOfferVectors {
         try check(SyncBlob.open(f.blob, key: f.key, nonce: f.nonce) == f.plaintext, "seal/open")
         let key = CBOR.bytes(f.key), nonce = CBOR.bytes(f.nonce), blobID = CBOR.bytes(f.blobID)
         try b.add("valid/typical", "seal", "the typical snapshot under a seeded key and nonce: blob = ciphertext || tag, offer names its hash and size",
-                  rules: ["R7.5-1", "R7.5-2"], input: sealInput(f.snapshot, key: key, nonce: nonce, blobID: blobID), expected: .output(try sealed(f.snapshot)))
+                  rules: ["R7.5-1", "R7.5-2", "R9.4-1"], input: sealInput(f.snapshot, key: key, nonce: nonce, blobID: blobID), expected: .output(try sealed(f.snapshot)))
         let empty = try SyncSnapshot([:])
         try b.add("valid/empty", "seal", "the empty snapshot (22 bytes of plaintext, 38 of blob)",
                   rules: ["R7.5-1", "R7.5-2"], input: sealInput(empty, key: key, nonce: nonce, blobID: blobID), expected: .output(try sealed(empty)))
@@ -143,10 +143,10 @@ extension SyncOfferVectors {
         try receive("refused/bit-flipped-hash-stale", "one ciphertext bit flipped, the offer still names the original hash: hash mismatch, never auth failure (the blob would also fail authentication, so a receiver that decrypts first reports the wrong code)",
                     blob: flippedCT, expect: .refused, reason: .syncHashMismatch, rules: ["R7.6-16", "R7.6-7"], flags: ["order", "hash-before-decrypt"], twoFaults: true)
         try receive("refused/bit-flipped-hash-matches", "one ciphertext bit flipped and the offer's hash recomputed over it: passes the hash, fails authentication",
-                    offer: offerFor(flippedCT), blob: flippedCT, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8"], flags: ["auth"])
+                    offer: offerFor(flippedCT), blob: flippedCT, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8", "R9.4-2"], flags: ["auth"])
         let flippedTag = flipped(f.blob, bit: 8 * (f.blob.count - 1))
         try receive("refused/tag-bit-flipped-hash-matches", "one tag bit flipped, hash recomputed: fails authentication",
-                    offer: offerFor(flippedTag), blob: flippedTag, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8"], flags: ["auth"])
+                    offer: offerFor(flippedTag), blob: flippedTag, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8", "R9.4-2"], flags: ["auth"])
         try receive("refused/tag-bit-flipped-hash-stale", "one tag bit flipped in transit, the offer names the original hash: hash mismatch (authentication would fail too)",
                     blob: flippedTag, expect: .refused, reason: .syncHashMismatch, rules: ["R7.6-16", "R7.6-7"], flags: ["order", "hash-before-decrypt"], twoFaults: true)
         var wrongHash = f.offer; wrongHash.sha256 = flipped(f.offer.sha256, bit: 255)
@@ -154,15 +154,15 @@ extension SyncOfferVectors {
                     offer: wrongHash, expect: .refused, reason: .syncHashMismatch, rules: ["R7.6-7"], flags: ["hash"])
         let truncated = Array(f.blob.dropLast())
         try receive("refused/tag-truncated", "the last tag byte cut off, offer size and hash describing the truncated blob: the last 16 bytes are no tag, authentication fails",
-                    offer: offerFor(truncated), blob: truncated, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8"], flags: ["auth"])
+                    offer: offerFor(truncated), blob: truncated, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8", "R9.4-2"], flags: ["auth"])
         try receive("refused/tag-truncated-stale-offer", "the last tag byte cut off in transit, the original offer: size mismatch",
                     blob: truncated, expect: .refused, reason: .syncSizeMismatch, rules: ["R7.6-5"], flags: ["size"])
 
         // Wrong secrets.
         var wrongKey = f.offer; wrongKey.key = flipped(f.key, bit: 0)
-        try receive("refused/wrong-key", "the offer's key differs by one bit; hash and size right: authentication fails", offer: wrongKey, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8"], flags: ["auth"])
+        try receive("refused/wrong-key", "the offer's key differs by one bit; hash and size right: authentication fails", offer: wrongKey, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8", "R9.4-2"], flags: ["auth"])
         var wrongNonce = f.offer; wrongNonce.nonce = flipped(f.nonce, bit: 95)
-        try receive("refused/wrong-nonce", "the offer's nonce differs by one bit: authentication fails", offer: wrongNonce, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8"], flags: ["auth"])
+        try receive("refused/wrong-nonce", "the offer's nonce differs by one bit: authentication fails", offer: wrongNonce, expect: .refused, reason: .syncAuthFailed, rules: ["R7.6-8", "R9.4-2"], flags: ["auth"])
 
         // The payload.
         let notSnapshot = try SyncBlob.seal(enc(.text("not a snapshot")), key: f.key, nonce: f.nonce)

@@ -26,7 +26,7 @@ struct ReconcileTests {
         let leaves = LeafList.indexRule(count: 9)
         let buckets = Bucketizer.bucketize(namespace: .memory, sortedLeaves: leaves)
         #expect(buckets.map(\.root) == leaves.map(\.leaf))
-        #expect(buckets.map(\.count) == [Int](repeating: 1, count: 9))
+        #expect(buckets.map(\.count) == [UInt64](repeating: 1, count: 9))
         #expect(buckets.dropFirst().map(\.lo) == leaves.dropFirst().map(\.key))
     }
 

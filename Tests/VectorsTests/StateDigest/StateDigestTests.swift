@@ -78,12 +78,17 @@ struct StateDigestTests {
                 #expect(cells[0] == (f.isCommitted ? String(number) : "–"), "\(schema.namespace).\(f.name)")
                 #expect(cells[1] == f.name)
                 #expect(cells[2] == f.kind.name, "\(schema.namespace).\(f.name)")
-                let optional = f.kind == .normalizedHash ? "absent ≡ empty" : (f.optional ? "yes" : "no")
+                let optional = f.kind.absentIsEmpty ? "absent ≡ empty" : (f.optional ? "yes" : "no")
                 #expect(cells[3] == optional, "\(schema.namespace).\(f.name)")
                 switch f.role {
+                case .committed where schema.namespace == .settings:
+                    // settings has no leaves: its committed fields are the dictionary's keys and values.
+                    #expect(cells[4] == (f.name == "key" ? "map key" : "map value"))
                 case .committed: #expect(cells[4] == "committed")
                 case .excluded(let reason): #expect(cells[4] == "excluded: \(reason)")
                 }
+                // Every field says whether a seed names it or this suite chose it (SPEC §4.4).
+                #expect(cells.count > 5 && (cells[5].hasPrefix("seed ") || cells[5].hasPrefix("**Choice**")), "\(schema.namespace).\(f.name) has no provenance")
             }
         }
     }

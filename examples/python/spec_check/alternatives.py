@@ -89,18 +89,50 @@ def partial_first(m, table, tag=None, partial=False):
 def pC(): signin.check_members = partial_first
 experiment('C  approval: partial before unknown-member check', 'signin', signin_ops(), pC, uA)
 
-# D. device_list verify: the pinned bundle parsed before the wire is decoded
+# D. device_list verify: the wire decoded before the pinned bundle is parsed (this suite's order
+#    before it followed Haven's FFI, which parses the account bundle first)
 DL = device_list
-orig_cd, orig_ld = DL.cred_decode, DL.list_decode
-def pD():
-    def cv(inp):
-        DL.parse_bundle(harness.hexval(inp, 'pinned')); return orig_cv(inp)
-    def lv(inp):
-        DL.parse_bundle(harness.hexval(inp, 'pinned')); return orig_lv(inp)
-    DL.OPS2 = dict(DL.OPS, credential_verify=cv, list_verify=lv)
 orig_cv, orig_lv = DL.op_cred_verify, DL.op_list_verify
-pD()
-experiment('D  device_list verify: pinned parsed before wire', 'device_list', DL.OPS2, lambda: None, lambda: None)
+def cv_D(inp):
+    DL.cred_decode(harness.hexval(inp, 'wire')); return orig_cv(inp)
+def lv_D(inp):
+    DL.list_decode(harness.hexval(inp, 'wire')); return orig_lv(inp)
+experiment('D  device_list verify: wire decoded before pinned parsed', 'device_list',
+           dict(DL.OPS, credential_verify=cv_D, list_verify=lv_D), lambda: None, lambda: None)
+
+# D2. device_list verify: pinned parsed as soon as it is read, before the wire's hex is read
+def cv_D2(inp):
+    DL.parse_bundle(harness.hexval(inp, 'pinned')); return orig_cv(inp)
+def lv_D2(inp):
+    DL.parse_bundle(harness.hexval(inp, 'pinned')); return orig_lv(inp)
+experiment('D2 device_list verify: pinned parsed before the wire is read', 'device_list',
+           dict(DL.OPS, credential_verify=cv_D2, list_verify=lv_D2), lambda: None, lambda: None)
+
+# G. device_list signatures: the total length judged before the Ed25519 half
+orig_sig = DL.sig_check
+def sig_G(pinned, msg, sig):
+    if len(sig) != 3373: raise harness.Reject('device_list_sig_wrong_length')
+    return orig_sig(pinned, msg, sig)
+experiment('G  device_list signature: length before the Ed25519 half', 'device_list', DL.OPS,
+           lambda: setattr(DL, 'sig_check', sig_G), lambda: setattr(DL, 'sig_check', orig_sig))
+
+# G2. device_list signatures: a both-halves verifier (length first; a changed message fails both
+#     halves, reported as both_invalid)
+def sig_G2(pinned, msg, sig):
+    if len(sig) != 3373: raise harness.Reject('device_list_sig_wrong_length')
+    if not DL.ed_verify(pinned[:32], msg, sig[:64]): raise harness.Reject('device_list_sig_both_invalid')
+    return orig_sig(pinned, msg, sig)
+experiment('G2 device_list signature: both halves reported', 'device_list', DL.OPS,
+           lambda: setattr(DL, 'sig_check', sig_G2), lambda: setattr(DL, 'sig_check', orig_sig))
+
+# P. advertisement_decode: a text with no id in it ("," ) read as the empty set
+orig_adv = DL.op_adv_decode
+def adv_N(inp):
+    t = inp.get('csv')
+    if isinstance(t, str) and t.strip(',') == '': raise harness.Reject('device_list_empty_advertisement')
+    return orig_adv(inp)
+experiment('P  advertisement: only commas read as the empty set', 'device_list', dict(DL.OPS, advertisement_decode=adv_N),
+           lambda: None, lambda: None)
 
 # E. version exhaustion checked before the no-change decision
 orig_self, orig_ret = DL.op_self_added, DL.op_retire
