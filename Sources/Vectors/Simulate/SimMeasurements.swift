@@ -7,6 +7,7 @@ public enum SimMeasurements {
         var out: [String] = []
         out.append(loopTable(rows: min(maxRows, 10_000), seed: seed))
         out.append(namespaceTable(rows: min(maxRows, 10_000), seed: seed))
+        out.append(fleetTable(rows: min(maxRows, 10_000), seed: seed))
         let sizes = [10_000, 100_000, 1_000_000].filter { $0 <= max(maxRows, 10_000) }
         out.append(oneRowTable(sizes: sizes, seed: seed))
         out.append(overShippingTable(sizes: sizes, seed: seed))
@@ -74,6 +75,30 @@ public enum SimMeasurements {
             let r = Simulation.run(p, base: base)
             let guardText = r.storms.isEmpty ? "—" : r.storms.map { "device \($0.device) backs off (\($0.namespaces.count) namespaces logged)" }.joined(separator: "; ")
             lines.append("| \(k) | \(r.rounds) | \(ms(r)) | \(guardText) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Two to eight devices: a reconnect (8 writes a side), and the storm scenario (a field hashed
+    /// but not mergeable), which must trip the guard whatever the fleet size.
+    static func fleetTable(rows: Int, seed: UInt64) -> String {
+        var lines = ["Fleet size: reconnect after 8 writes a side, and the storm scenario (a field hashed but not mergeable, 40 s), \(SimReport.grouped(rows)) rows, reference loop, seed \(seed):", "",
+                     "| devices | reconnect: time to converge, ms | rounds | relay bytes | storm guard | storm scenario: guard trips | first trip, ms | overlay still up on |",
+                     "|---:|---:|---:|---:|---|---:|---:|---|"]
+        let base = SimBase(rows: rows, seed: seed)
+        for n in [2, 3, 4, 8] {
+            var p = SimParameters()
+            p.rows = rows
+            p.seed = seed
+            p.devices = n
+            p.writes = 8
+            let r = Simulation.run(p, base: base)
+            p.scenario = .storm
+            p.limitMillis = 40_000
+            let s = Simulation.run(p, base: base)
+            let first = s.storms.map(\.atMillis).min().map { SimReport.grouped(Int($0.rounded())) } ?? "never"
+            let up = s.overlayUp.isEmpty ? "no device" : s.overlayUp.map { "device \($0)" }.joined(separator: ", ")
+            lines.append("| \(n) | \(ms(r)) | \(r.rounds) | \(kb(r.relayBytes)) | \(r.storms.isEmpty ? "not tripped" : "tripped \(r.storms.count)×") | \(s.storms.count) | \(first) | \(up) |")
         }
         return lines.joined(separator: "\n")
     }
