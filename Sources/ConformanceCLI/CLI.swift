@@ -25,6 +25,7 @@ enum CLI {
       rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
       coverage            Fail unless every rule is pinned by some case (SPEC §2.3).
       bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
+      simulate [scenario] Simulate devices running the settle loop; rounds, bytes, time to converge.
 
     OPTIONS:
       -h, --help          Show help.
@@ -62,6 +63,7 @@ enum CLI {
         case "drift": return DriftCommand.run(rest)
         case "rules": return RulesCommand.rules(rest)
         case "coverage": return RulesCommand.coverage(rest)
+        case "simulate": return SimulateCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2

@@ -4,7 +4,7 @@ public enum Reference {
     public static var handlers: [any FormatHandler] {
         [StateDigestHandler(), ReconcileHandler(), SyncOfferHandler(), SignInHandler(), DeviceListHandler(),
          AccountStateHandler(),
-         PairingHandler(), RevocationHandler(), EnvelopeHandler()]
+         SettleHandler(), PairingHandler(), RevocationHandler(), EnvelopeHandler()]
     }
 
     public static func handler(for format: String) -> (any FormatHandler)? {

@@ -112,6 +112,13 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable, Codable {
     case accountStateStaleEpoch = "account_state_stale_epoch"
     case accountStateAuthFailed = "account_state_auth_failed"
     case accountStateV0Retired = "account_state_v0_retired"
+
+    // settle codes go here (one block): the settle loop's pure transition ops (SPEC.md §12)
+    case settleUnknownEvent = "settle_unknown_event"
+    case settleClockBackwards = "settle_clock_backwards"
+    case settleUnknownSibling = "settle_unknown_sibling"
+    case settleTimeOverflow = "settle_time_overflow"
+
     // HTTP services (SPEC.md §13): the in-process scenario verdict and the client-side outcome reasons
     case httpStepFailed = "http_step_failed"
     case pairingHelloFailed = "pairing_hello_failed"

@@ -67,7 +67,8 @@ struct StateDigestTests {
             let header = "#### \(schema.namespace.rawValue) (sort key: `\(schema.keyField)`)"
             let start = try #require(spec.range(of: header), "no table for \(schema.namespace)")
             let rest = spec[start.upperBound...]
-            let end = rest.range(of: "\n####")?.lowerBound ?? rest.range(of: "\n###")!.lowerBound
+            // The next heading of any level from ### down ("\n###" also finds "\n####").
+            let end = rest.range(of: "\n###")!.lowerBound
             let rows = rest[..<end].split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| #") }
             #expect(rows.count == schema.fields.count, "\(schema.namespace)")
             var number = 0

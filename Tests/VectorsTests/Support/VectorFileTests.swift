@@ -16,7 +16,7 @@ struct VectorFileTests {
         var testDescription: String { id }
     }
 
-    static let formats = ["state_digest", "reconcile", "sync_offer", "signin", "device_list", "account_state", "pairing", "revocation", "envelope"]
+    static let formats = ["state_digest", "reconcile", "sync_offer", "signin", "device_list", "account_state", "settle", "pairing", "revocation", "envelope"]
 
     static func cases(_ format: String) -> [Case] {
         guard let text = try? Fixtures.repoFile("vectors/\(format).json"), let json = try? JSONValue.parse(text),
