@@ -33,7 +33,7 @@ public enum FuzzGenerators {
     public static var all: [any FuzzGenerator] {
         [StateDigestFuzzGenerator(), ReconcileFuzzGenerator(), SyncOfferFuzzGenerator(), SignInFuzzGenerator(),
          DeviceListFuzzGenerator(), AccountStateFuzzGenerator(), PairingFuzzGenerator(), RevocationFuzzGenerator(),
-         EnvelopeFuzzGenerator()]
+         EnvelopeFuzzGenerator(), SettleFuzzGenerator()]
     }
 
     public static func generator(for format: String) -> (any FuzzGenerator)? {
