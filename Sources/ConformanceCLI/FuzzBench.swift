@@ -35,6 +35,16 @@ enum FuzzBench {
         line("serve, every format, --jobs 2", [exe, "serve"], jobs: 2)
         line("serve, every format, --jobs 4", [exe, "serve"], jobs: 4)
         line("serve, state_digest + reconcile, --jobs 1", [exe, "serve"], jobs: 1, formats: ["state_digest", "reconcile"])
+        for (format, service) in [("pairing", "pairing"), ("revocation", "identity")] {
+            var o = FuzzOptions(command: [], seed: seed(args))
+            o.budget = .seconds(seconds)
+            if let r = try? HTTPFuzzer.run(format: format, target: .command([exe, "serve-http", service]), options: o) {
+                let s = Double(r.wallNanos) / 1e9
+                print(String(format: "serve-http %@ (--http --format %@), --jobs 1: %d scenarios in %.1f s = %.0f scenarios/s (%@)", service, format, r.totals.cases, s, Double(r.totals.cases) / s, r.summaryLine))
+            } else {
+                print("serve-http \(service): the service could not be run")
+            }
+        }
         line("python example testee (state_digest + reconcile), --jobs 1", ["python3", python], jobs: 1)
         line("python example testee (state_digest + reconcile), --jobs 2", ["python3", python], jobs: 2)
         return 0
@@ -60,15 +70,22 @@ enum FuzzBench {
         if parallel > 1 { print("(\(parallel) mutants at a time, each with its own serve process)") }
         // One mutant: found (seconds to the first difference, what) or missed (why).
         @Sendable func probe(_ m: Mutant) -> (Double, String)? {
+            let service = httpService(m)
             if inProcess {
-                let hit = FuzzCensus.firstDifference(mutant: m, seed: seed(args), maxCases: Int(seconds * 200))
+                let hit = service == nil ? FuzzCensus.firstDifference(mutant: m, seed: seed(args), maxCases: Int(seconds * 200))
+                    : FuzzCensus.firstHTTPDifference(mutant: m, seed: seed(args), maxCases: Int(seconds * 20))
                 return hit.map { (0, "\($0.id) after \($0.cases) case(s)") }
             }
-            var o = FuzzOptions(command: [exe, "serve", "--mutant", m.rawValue], seed: seed(args))
+            let command = service.map { [exe, "serve-http", $0, "--mutant", m.rawValue] } ?? [exe, "serve", "--mutant", m.rawValue]
+            var o = FuzzOptions(command: command, seed: seed(args))
             o.budget = .seconds(seconds)
             o.stopAfter = 1
             o.shrinkSeconds = 0
-            guard let r = try? Fuzzer.run(options: o), let f = r.firstDifferenceNanos else { return nil }
+            // A service's mutant is fuzzed as `conformance fuzz --http --format F -- conformance
+            // serve-http S --mutant M`; every other one as `conformance fuzz -- conformance serve --mutant M`.
+            let run: FuzzResult?
+            if service != nil { run = try? HTTPFuzzer.run(format: m.format, target: .command(command), options: o) } else { run = try? Fuzzer.run(options: o) }
+            guard let r = run, let f = r.firstDifferenceNanos else { return nil }
             let what = r.differences.first.map { "\($0.original.id) \($0.failure.kind.rawValue)" } ?? "a failing case"
             return (Double(f) / 1e9, what + " after \(r.totals.cases) case(s)")
         }
@@ -103,6 +120,13 @@ enum FuzzBench {
         print(String(format: "found %d / %d (%.1f%%); median time to first difference %.2f s", found.count, list.count, 100 * Double(found.count) / Double(max(1, list.count)), median))
         if !missed.isEmpty { print("not found: " + missed.map(\.rawValue).joined(separator: ", ")) }
         return 0
+    }
+
+    /// The HTTP service a mutant lives in (`pairing`, `identity`), or nil for a mutant of an op
+    /// (the formats' client decisions are named `client-*`).
+    static func httpService(_ m: Mutant) -> String? {
+        guard let s = HTTPRunner.services[m.format], !m.rawValue.dropFirst(m.format.count + 1).hasPrefix("client-") else { return nil }
+        return s
     }
 
     static func census(_ args: [String]) -> Int32 {

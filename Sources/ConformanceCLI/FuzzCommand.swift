@@ -11,6 +11,8 @@ enum FuzzCommand {
               replayable vector to <out>/<format>.json.
 
     USAGE: conformance fuzz [options] -- <command> [args...]
+           conformance fuzz --http --format pairing|revocation [options] -- <service command>
+           conformance fuzz --http --format pairing|revocation [options] --url http://127.0.0.1:PORT
 
     SELECTION (only ops the testee advertises are fuzzed):
       --format NAME               Only this format. Repeatable.
@@ -28,6 +30,15 @@ enum FuzzCommand {
       --max-differences N         Differences kept per format/op before it is retired (default 3).
       --stop-after N              Stop the run after N differences in all.
       --shrink-seconds T          Time spent shrinking one difference (default 20).
+
+    HTTP MODE (SPEC.md §6.12, §13):
+      --http                      Fuzz the HTTP service of one format (--format pairing or
+                                  revocation): each case is a generated scenario whose
+                                  expectations are the reference service's answers, played as
+                                  conformance http plays one. The command after -- starts the
+                                  service on the port in $PORT (one service per job); replay
+                                  the findings with conformance http --vectors DIR.
+      --url URL                   A service already listening (forces --jobs 1).
 
     EXECUTION:
       --timeout-multiplier X      Scale the 10 s case and 30 s handshake deadlines.
@@ -62,6 +73,8 @@ enum FuzzCommand {
         var out = "fuzz-findings"
         var jsonReport: String?
         var command: [String] = []
+        var http = false
+        var url: String?
     }
 
     struct UsageError: Error { let message: String }
@@ -121,6 +134,8 @@ enum FuzzCommand {
                 p.maxRestarts = try number(a, Int.self)
                 guard p.maxRestarts >= 0 else { throw UsageError(message: "--max-restarts must be 0 or more") }
             case "--no-diagnose": p.diagnose = false
+            case "--http": p.http = true
+            case "--url": p.url = try value(a)
             case "--out": p.out = try value(a)
             case "--report":
                 let v = try value(a)
@@ -132,6 +147,14 @@ enum FuzzCommand {
             i += 1
         }
         if p.cases != nil && p.seconds != nil { throw UsageError(message: "--cases and --seconds exclude each other") }
+        if p.url != nil && !p.http { throw UsageError(message: "--url is for --http (a stdin/stdout testee is a command after --)") }
+        if p.http {
+            guard p.selection.formats.count == 1, let f = p.selection.formats.first, HTTPRunner.services[f] != nil else {
+                throw UsageError(message: "--http fuzzes one HTTP service: give --format pairing or --format revocation")
+            }
+            guard p.selection.run.isEmpty && p.selection.skip.isEmpty else { throw UsageError(message: "--http takes --format, not --run or --skip") }
+            if p.url != nil && !p.command.isEmpty { throw UsageError(message: "give --url or a command after --, not both") }
+        }
         return p
     }
 
@@ -153,6 +176,54 @@ enum FuzzCommand {
         return o
     }
 
+    /// `--http`: the service of one format, started by the command or at `--url`.
+    static func runHTTP(_ p: Parsed) -> Int32 {
+        let format = p.selection.formats[0]
+        let target: HTTPFuzzer.Target
+        if let u = p.url {
+            guard let (host, port) = HTTPCommand.parseURL(u) else { return CLI.fail("--url \(u): expected http://HOST:PORT with an IPv4 loopback host") }
+            target = .url(host: host, port: port)
+        } else {
+            guard !p.command.isEmpty else {
+                return CLI.fail("no service: give --url http://127.0.0.1:PORT, or the command that starts it after --, e.g. -- conformance serve-http \(HTTPRunner.services[format]!)")
+            }
+            target = .command(p.command)
+        }
+        var options = options(p)
+        if isatty(1) == 1 { options.progress = progressLine }
+        FileHandle.standardError.write(Data("fuzz: seed \(FuzzSeed.text(options.seed))\n".utf8))
+        var result: FuzzResult
+        do { result = try HTTPFuzzer.run(format: format, target: target, options: options) } catch {
+            switch error {
+            case .usage(let m): return CLI.fail(m)
+            case .cannotStart(let m): return CLI.fail("the service could not be reached: \(m)", code: 3)
+            }
+        }
+        return finish(&result, p)
+    }
+
+    static let progressLine: @Sendable (FuzzProgress) -> Void = { pr in
+        let line = "\r\u{1b}[K[fuzz \(String(format: "%.1f", pr.seconds)) s] \(pr.cases) cases, \(pr.differences) difference(s)  \(pr.lastID)"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+
+    /// Writes the minimal cases and the reports; the exit code.
+    static func finish(_ result: inout FuzzResult, _ p: Parsed) -> Int32 {
+        if isatty(1) == 1 { FileHandle.standardOutput.write(Data("\r\u{1b}[K".utf8)) }
+        var outDir: String?
+        if !result.differences.isEmpty {
+            do {
+                _ = try FuzzWriter.write(&result, to: URL(fileURLWithPath: p.out), handlers: Reference.handlers)
+                outDir = p.out
+            } catch {
+                FileHandle.standardError.write(Data("error: cannot write the minimal cases to \(p.out): \(error.localizedDescription)\n".utf8))
+            }
+        }
+        if let path = p.jsonReport { RunCommand.write(FuzzJSONReport.render(result), to: path) }
+        print(FuzzReport.render(result, outDirectory: outDir), terminator: "")
+        return result.exitCode
+    }
+
     static func run(_ argv: [String]) -> Int32 {
         let head = argv.firstIndex(of: "--").map { argv[..<$0] } ?? argv[...]
         if argv.isEmpty || head.contains("-h") || head.contains("--help") {
@@ -169,33 +240,16 @@ enum FuzzCommand {
         guard unmatched.isEmpty else {
             return CLI.fail("--run \(unmatched.map(\.text).joined(separator: ", ")) matches no format/op (ids are fuzz/<format>/<op>/<n>)")
         }
+        if p.http { return runHTTP(p) }
         guard !p.command.isEmpty else { return CLI.fail("no testee command: put it after --, e.g. conformance fuzz -- .build/debug/conformance serve") }
 
         var options = options(p)
-        let tty = isatty(1) == 1
-        if tty {
-            options.progress = { pr in
-                let line = "\r\u{1b}[K[fuzz \(String(format: "%.1f", pr.seconds)) s] \(pr.cases) cases, \(pr.differences) difference(s)  \(pr.lastID)"
-                FileHandle.standardOutput.write(Data(line.utf8))
-            }
-        }
+        if isatty(1) == 1 { options.progress = progressLine }
         FileHandle.standardError.write(Data("fuzz: seed \(FuzzSeed.text(options.seed))\n".utf8))
         var result: FuzzResult
         do { result = try Fuzzer.run(options: options) } catch {
             return CLI.fail("testee could not be run: \(error)\n(conformance selftest -- \(p.command.joined(separator: " ")) checks the protocol step by step)", code: 3)
         }
-        if tty { FileHandle.standardOutput.write(Data("\r\u{1b}[K".utf8)) }
-        var outDir: String?
-        if !result.differences.isEmpty {
-            do {
-                _ = try FuzzWriter.write(&result, to: URL(fileURLWithPath: p.out), handlers: handlers)
-                outDir = p.out
-            } catch {
-                FileHandle.standardError.write(Data("error: cannot write the minimal cases to \(p.out): \(error.localizedDescription)\n".utf8))
-            }
-        }
-        if let path = p.jsonReport { RunCommand.write(FuzzJSONReport.render(result), to: path) }
-        print(FuzzReport.render(result, outDirectory: outDir), terminator: "")
-        return result.exitCode
+        return finish(&result, p)
     }
 }

@@ -53,6 +53,19 @@ public enum FuzzCensus {
         return out
     }
 
+    /// HTTP mode, in process: the first of `maxCases` scenarios of the mutant's format whose
+    /// recorded expectations the mutant's service fails (played as `conformance http` plays it).
+    public static func firstHTTPDifference(mutant: Mutant, seed: UInt64, maxCases: Int) -> (cases: Int, id: String)? {
+        guard let g = HTTPFuzzGenerators.generator(for: mutant.format) else { return nil }
+        for n in 0..<maxCases {
+            guard let (_, sc) = HTTPFuzzer.prepare(n, format: mutant.format, generator: g, seed: seed),
+                  let scenario = try? Scenario.parse(sc.input) else { continue }
+            let service: any HTTPService = mutant.format == "pairing" ? PairingService(mutant: mutant) : IdentityService(mutant: mutant)
+            if !ScenarioInterpreter(transport: InProcessTransport(service)).run(scenario).passed { return (n + 1, sc.id) }
+        }
+        return nil
+    }
+
     /// The first case (by the run's round-robin order over the mutant's format) whose answer
     /// differs between the reference and the reference with `mutant` switched on, within
     /// `maxCases`; nil when none does. The comparison is the judge's: equal outputs, or equal codes.

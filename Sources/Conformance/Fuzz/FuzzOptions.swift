@@ -29,8 +29,11 @@ public struct FuzzOptions: Sendable {
     public var shrinkSeconds = 20.0
     /// Shrink attempts per difference.
     public var shrinkAttempts = 2_000
+    /// Seconds per case (in HTTP mode, per request), before the multiplier.
     public var caseTimeout = 10.0
     public var handshakeTimeout = 30.0
+    /// HTTP mode: seconds for a started service to accept connections, before the multiplier.
+    public var startTimeout = 30.0
     public var timeoutMultiplier = 1.0
     /// Respawns allowed after crash / timeout / protocol_error, over all workers together.
     public var maxRestarts = 10
@@ -41,6 +44,8 @@ public struct FuzzOptions: Sendable {
     /// The generators and reference handlers (tests substitute them).
     public var generators: [any FuzzGenerator] = FuzzGenerators.all
     public var handlers: [any FormatHandler] = Reference.handlers
+    /// HTTP mode's scenario generators (`conformance fuzz --http`).
+    public var httpGenerators: [any HTTPFuzzGenerator] = HTTPFuzzGenerators.all
 
     public init(command: [String], seed: UInt64) {
         self.command = command

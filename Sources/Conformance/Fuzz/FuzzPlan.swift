@@ -48,7 +48,7 @@ public struct FuzzPlan: Sendable {
                 continue
             }
             if t.op == "scenario" {
-                plan.notFuzzed.append(Omission(name: t.name, reason: "an HTTP scenario, played against a service by `conformance http`, not sent as a case"))
+                plan.notFuzzed.append(Omission(name: t.name, reason: "an HTTP scenario: fuzzed against a service with conformance fuzz --http --format \(t.format)"))
                 continue
             }
             guard let g = generators.first(where: { $0.format == t.format }) else {

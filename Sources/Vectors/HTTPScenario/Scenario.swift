@@ -136,7 +136,7 @@ public struct Scenario: Sendable {
         return .request(RequestStep(name: name, request: req, expect: exp, capture: capture))
     }
 
-    static func request(_ v: JSONValue, path: String) throws(WireError) -> RequestTemplate {
+    public static func request(_ v: JSONValue, path: String) throws(WireError) -> RequestTemplate {
         let method = try Input.text(try Input.member(v, "method", path: path), path: "\(path).method")
         let target = try Input.text(try Input.member(v, "path", path: path), path: "\(path).path")
         var headers: [(String, String)] = []

@@ -154,7 +154,9 @@ public struct ScenarioInterpreter: Sendable {
 
     // MARK: - Building requests
 
-    func build(_ t: Scenario.RequestTemplate, _ vars: [(String, String)]) throws(WireError) -> HTTPRequest {
+    /// The request a template names once `${name}` is replaced (public: the HTTP fuzzer records
+    /// the reference's answers to the very requests the interpreter will send).
+    public func build(_ t: Scenario.RequestTemplate, _ vars: [(String, String)]) throws(WireError) -> HTTPRequest {
         let sub = { (s: String) throws(WireError) -> String in try Self.substitute(s, vars) }
         var headers = [HTTPField("Host", host)]
         for (k, v) in t.headers { headers.append(HTTPField(try sub(k), try sub(v))) }
@@ -229,7 +231,7 @@ public struct ScenarioInterpreter: Sendable {
     }
 
     /// RFC 6901 pointer resolution (`""` is the whole value).
-    static func resolve(_ pointer: String, in v: JSONValue) -> JSONValue? {
+    public static func resolve(_ pointer: String, in v: JSONValue) -> JSONValue? {
         guard !pointer.isEmpty else { return v }
         guard pointer.hasPrefix("/") else { return nil }
         var cur = v
