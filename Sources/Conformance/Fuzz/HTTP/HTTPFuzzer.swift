@@ -60,7 +60,7 @@ public enum HTTPFuzzer {
 
     /// Scenario `n`: its draft and the recorded case. A draft the reference cannot play (rare: the
     /// generator's pools make one) is drawn again from the same generator, so `n` stays reproducible.
-    static func prepare(_ n: Int, format: String, generator: any HTTPFuzzGenerator, seed: UInt64) -> (HTTPFuzzDraft, SuiteCase)? {
+    public static func prepare(_ n: Int, format: String, generator: any HTTPFuzzGenerator, seed: UInt64) -> (HTTPFuzzDraft, SuiteCase)? {
         var rng = FuzzRNG(seed: seed, format: format, op: "scenario", n: n)
         for _ in 0..<8 {
             let draft = generator.draft(rng: &rng)
