@@ -259,12 +259,24 @@ public struct SHA256Digest: Hashable, Sendable, Comparable, CustomStringConverti
         self.w0 = w0; self.w1 = w1; self.w2 = w2; self.w3 = w3
     }
 
-    /// Builds a digest from exactly 32 bytes; nil for any other length.
+    /// Builds a digest from exactly 32 bytes; nil for any other length. Inlinable, so it is
+    /// specialized in the caller: the unspecialized generic walk cost more than the hash.
+    @inlinable
     public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
         guard bytes.count == 32 else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        for (i, b) in bytes.enumerated() { words[i / 8] = words[i / 8] << 8 | UInt64(b) }
-        self.init(words[0], words[1], words[2], words[3])
+        var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
+        var i = 0
+        for b in bytes {
+            let v = UInt64(b)
+            switch i >> 3 {
+            case 0: w0 = w0 << 8 | v
+            case 1: w1 = w1 << 8 | v
+            case 2: w2 = w2 << 8 | v
+            default: w3 = w3 << 8 | v
+            }
+            i += 1
+        }
+        self.init(w0, w1, w2, w3)
     }
 
     /// The digest as bytes, in the order SHA-256 defines.

@@ -96,66 +96,83 @@ public indirect enum JSONValue: Hashable, Sendable {
 extension JSONValue {
     /// One line, no spaces: the runner protocol's framing (JSON lines).
     public var compact: String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(into: &out, indent: nil, level: 0)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Two-space indented, keys in stored order, a trailing newline: the vector files' layout.
     public var pretty: String {
-        var out = ""
-        write(into: &out, indent: "  ", level: 0)
-        out += "\n"
-        return out
+        var out: [UInt8] = []
+        write(into: &out, indent: Array("  ".utf8), level: 0)
+        out.append(0x0a)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout String, indent: String?, level: Int) {
+    /// Writes UTF-8 bytes (not `String` appends: the fuzzer and `serve` write every message through
+    /// here, and per-scalar appends to a `String` cost more than the rest of a cheap case).
+    private func write(into out: inout [UInt8], indent: [UInt8]?, level: Int) {
+        func newline(_ n: Int) {
+            guard let indent else { return }
+            out.append(0x0a)
+            for _ in 0..<n { out.append(contentsOf: indent) }
+        }
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
         case .string(let s): JSONValue.escape(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(0x5b)
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+                if i > 0 { out.append(0x2c) }
+                newline(level + 1)
                 item.write(into: &out, indent: indent, level: level + 1)
             }
-            if let indent { out += "\n" + String(repeating: indent, count: level) }
-            out += "]"
+            newline(level)
+            out.append(0x5d)
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
+            if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(0x7b)
             for (i, (k, v)) in members.enumerated() {
-                if i > 0 { out += "," }
-                if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+                if i > 0 { out.append(0x2c) }
+                newline(level + 1)
                 JSONValue.escape(k, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(0x3a)
+                if indent != nil { out.append(0x20) }
                 v.write(into: &out, indent: indent, level: level + 1)
             }
-            if let indent { out += "\n" + String(repeating: indent, count: level) }
-            out += "}"
+            newline(level)
+            out.append(0x7d)
         }
     }
 
+    /// §2's string form: `"` and `\` escaped, `\n` `\r` `\t` short, every other control
+    /// character as `\u00XX` (lowercase), everything else as its UTF-8 bytes, unescaped.
     static func escape(_ s: String, into out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
+        var bytes: [UInt8] = []
+        escape(s, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func escape(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        for b in s.utf8 {
+            switch b {
+            case 0x22: out.append(0x5c); out.append(0x22)
+            case 0x5c: out.append(0x5c); out.append(0x5c)
+            case 0x0a: out.append(0x5c); out.append(0x6e)
+            case 0x0d: out.append(0x5c); out.append(0x72)
+            case 0x09: out.append(0x5c); out.append(0x74)
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5c, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0x0f)]])
+            default: out.append(b)
             }
         }
-        out += "\""
+        out.append(0x22)
     }
 }
 
