@@ -1,3 +1,4 @@
+import Foundation
 import Primitives
 
 /// An identity derived from a 32-byte master seed the way Haven's `Identity::from_seed` does
@@ -21,8 +22,20 @@ public struct HavenIdentity: Sendable {
     public let signingKey: HybridSignature.PrivateKey
     public let bundle: PublicBundle
 
+    /// The identity of `seed`, derived once: the derivation is a pure function of the seed, and
+    /// `serve` and the fuzzer derive the same few identities thousands of times (an ML-DSA-65
+    /// key generation each, most of a device_list case's cost).
     public init(seed: [UInt8]) throws(WireError) {
         guard seed.count == 32 else { throw WireError(.inputBadLength, "a master seed is 32 bytes, got \(seed.count)", field: "seed") }
+        if let known = IdentityMemo.shared.get(seed) {
+            self = known
+            return
+        }
+        try self.init(deriving: seed)
+        IdentityMemo.shared.put(seed, self)
+    }
+
+    private init(deriving seed: [UInt8]) throws(WireError) {
         self.seed = seed
         func sub(_ info: [UInt8], _ n: Int) -> [UInt8] {
             // 32 bytes of IKM, n ≤ 1,184 ≤ 8,160: HKDF cannot fail on these.
@@ -45,4 +58,21 @@ public struct HavenIdentity: Sendable {
 
     /// Ed25519(message) ‖ ML-DSA-65 deterministic(message, ctx ""): 3,373 bytes.
     public func sign(_ message: [UInt8]) -> [UInt8] { signingKey.signature(for: message) }
+}
+
+/// A bounded memo of derived identities (at most 256; cleared whole when full, which keeps it
+/// simple and is rare: vector and fuzz inputs reuse a handful of seeds).
+final class IdentityMemo: @unchecked Sendable {
+    static let shared = IdentityMemo()
+    private let lock = NSLock()
+    private var table: [[UInt8]: HavenIdentity] = [:]
+
+    func get(_ seed: [UInt8]) -> HavenIdentity? { lock.withLock { table[seed] } }
+
+    func put(_ seed: [UInt8], _ identity: HavenIdentity) {
+        lock.withLock {
+            if table.count >= 256 { table.removeAll(keepingCapacity: true) }
+            table[seed] = identity
+        }
+    }
 }
