@@ -21,39 +21,21 @@ final class ServiceProcess: @unchecked Sendable {
         TesteeProcess.ignoreSIGPIPE()
         self.port = port
         var out: [Int32] = [-1, -1]
+        ChildSpawn.lock.lock()
+        defer { ChildSpawn.lock.unlock() }
         guard pipe(&out) == 0 else { throw SocketError("pipe: \(String(cString: strerror(errno)))") }
         for fd in out { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 2)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attr, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attr, &mask)
-
         var env = ProcessInfo.processInfo.environment
         env["PORT"] = String(port)
         env["PIXIE_CONFORMANCE"] = "1"
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { for p in argv + envp { free(p) } }
-        var child: pid_t = 0
-        let rc = posix_spawnp(&child, command[0], &actions, &attr, argv, envp)
+        let spawned = ChildSpawn.spawn(command, stdinFromDevNull: true, dups: [(out[1], 1), (out[1], 2)], environment: env)
         close(out[1])
-        guard rc == 0 else {
+        let child: pid_t
+        switch spawned {
+        case .success(let p): child = p
+        case .failure(let f):
             close(out[0])
-            throw SocketError("cannot start \(command[0]): \(String(cString: strerror(rc)))")
+            throw SocketError("cannot start \(command[0]): \(f.reason)")
         }
         pid = child
         output = OutputTail()

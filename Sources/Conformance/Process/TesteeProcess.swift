@@ -20,8 +20,6 @@ public final class TesteeProcess: @unchecked Sendable {
     private var status: ExitStatus?
     private var stdinClosed = false
 
-    private static let spawnLock = NSLock()
-
     /// Makes a write to a dead testee an `EPIPE` instead of killing the runner. Idempotent.
     public static func ignoreSIGPIPE() {
         signal(SIGPIPE, SIG_IGN)
@@ -34,42 +32,22 @@ public final class TesteeProcess: @unchecked Sendable {
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         // Pipes are made and spawned under one lock, and marked close-on-exec, so a testee spawned
         // by another worker never inherits these ends (an inherited write end would hide EOF).
-        TesteeProcess.spawnLock.lock()
-        defer { TesteeProcess.spawnLock.unlock() }
+        ChildSpawn.lock.lock()
+        defer { ChildSpawn.lock.unlock() }
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
             let reason = String(cString: strerror(errno))
             for fd in inPipe + outPipe + errPipe where fd >= 0 { close(fd) }
             throw SpawnError(command: command, reason: "pipe: \(reason)")
         }
         for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attr, 0)
-        // The runner ignores SIGPIPE; the testee gets default dispositions and an empty mask.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attr, &mask)
-
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var child: pid_t = 0
-        let rc = posix_spawnp(&child, command[0], &actions, &attr, argv, environ)
+        let spawned = ChildSpawn.spawn(command, stdinFromDevNull: false, dups: [(inPipe[0], 0), (outPipe[1], 1), (errPipe[1], 2)])
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
-        guard rc == 0 else {
+        let child: pid_t
+        switch spawned {
+        case .success(let p): child = p
+        case .failure(let f):
             close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
-            throw SpawnError(command: command, reason: String(cString: strerror(rc)))
+            throw SpawnError(command: command, reason: f.reason)
         }
         pid = child
         stdinFD = inPipe[1]
