@@ -77,75 +77,50 @@ enum FuzzCommand {
         var url: String?
     }
 
-    struct UsageError: Error { let message: String }
+    typealias UsageError = ArgvReader.UsageError
 
     static func parse(_ argv: [String]) throws(UsageError) -> Parsed {
         var p = Parsed()
-        var i = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            i += 1
-            guard i < argv.count else { throw UsageError(message: "\(flag) needs a value") }
-            return argv[i]
-        }
-        func number<T: LosslessStringConvertible>(_ flag: String, _ type: T.Type) throws(UsageError) -> T {
-            let v = try value(flag)
-            guard let n = T(v) else { throw UsageError(message: "\(flag): \"\(v)\" is not a number") }
-            return n
-        }
-        while i < argv.count {
-            let a = argv[i]
-            switch a {
-            case "--":
-                p.command = Array(argv[(i + 1)...])
-                i = argv.count
+        var r = ArgvReader(argv)
+        while let a = r.next() {
+            if try r.shared(a, selection: &p.selection, jobs: &p.jobs, multiplier: &p.multiplier, maxRestarts: &p.maxRestarts, diagnose: &p.diagnose) {
                 continue
-            case "--format": p.selection.formats.append(try value(a))
-            case "--run": p.selection.run.append(IDPattern(try value(a)))
-            case "--skip": p.selection.skip.append(IDPattern(try value(a)))
+            }
+            switch a {
             case "--seed":
-                let v = try value(a)
+                let v = try r.value(a)
                 guard let s = FuzzSeed.parse(v) else { throw UsageError(message: "--seed: \"\(v)\" is not a 64-bit decimal or 0x hex number") }
                 p.seed = s
             case "--cases":
-                p.cases = try number(a, Int.self)
+                p.cases = try r.number(a, Int.self)
                 guard p.cases! >= 1 else { throw UsageError(message: "--cases must be at least 1") }
             case "--seconds":
-                p.seconds = try number(a, Double.self)
+                p.seconds = try r.number(a, Double.self)
                 guard p.seconds! > 0, p.seconds!.isFinite else { throw UsageError(message: "--seconds must be positive") }
-            case "--jobs":
-                p.jobs = try number(a, Int.self)
-                guard p.jobs >= 1 else { throw UsageError(message: "--jobs must be at least 1") }
             case "--invalid-percent":
-                p.invalidPercent = try number(a, Int.self)
+                p.invalidPercent = try r.number(a, Int.self)
                 guard (0...100).contains(p.invalidPercent) else { throw UsageError(message: "--invalid-percent takes 0 to 100") }
             case "--max-differences":
-                p.maxDifferences = try number(a, Int.self)
+                p.maxDifferences = try r.number(a, Int.self)
                 guard p.maxDifferences >= 1 else { throw UsageError(message: "--max-differences must be at least 1") }
             case "--stop-after":
-                p.stopAfter = try number(a, Int.self)
+                p.stopAfter = try r.number(a, Int.self)
                 guard p.stopAfter! >= 1 else { throw UsageError(message: "--stop-after must be at least 1") }
             case "--shrink-seconds":
-                p.shrinkSeconds = try number(a, Double.self)
+                p.shrinkSeconds = try r.number(a, Double.self)
                 guard p.shrinkSeconds >= 0, p.shrinkSeconds.isFinite else { throw UsageError(message: "--shrink-seconds must be 0 or more") }
-            case "--timeout-multiplier":
-                p.multiplier = try number(a, Double.self)
-                guard p.multiplier > 0, p.multiplier.isFinite else { throw UsageError(message: "--timeout-multiplier must be positive") }
-            case "--max-restarts":
-                p.maxRestarts = try number(a, Int.self)
-                guard p.maxRestarts >= 0 else { throw UsageError(message: "--max-restarts must be 0 or more") }
-            case "--no-diagnose": p.diagnose = false
             case "--http": p.http = true
-            case "--url": p.url = try value(a)
-            case "--out": p.out = try value(a)
+            case "--url": p.url = try r.value(a)
+            case "--out": p.out = try r.value(a)
             case "--report":
-                let v = try value(a)
+                let v = try r.value(a)
                 guard v.hasPrefix("json=") else { throw UsageError(message: "--report takes json=PATH, not \"\(v)\"") }
                 p.jsonReport = String(v.dropFirst(5))
             default:
                 throw UsageError(message: "unknown option \(a) (the testee command goes after --)")
             }
-            i += 1
         }
+        p.command = r.command
         if p.cases != nil && p.seconds != nil { throw UsageError(message: "--cases and --seconds exclude each other") }
         if p.url != nil && !p.http { throw UsageError(message: "--url is for --http (a stdin/stdout testee is a command after --)") }
         if p.http {

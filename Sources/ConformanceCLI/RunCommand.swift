@@ -76,58 +76,33 @@ enum RunCommand {
         var command: [String] = []
     }
 
-    struct UsageError: Error { let message: String }
+    typealias UsageError = ArgvReader.UsageError
 
     static func parse(_ argv: [String]) throws(UsageError) -> Parsed {
         var p = Parsed()
-        var i = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            i += 1
-            guard i < argv.count else { throw UsageError(message: "\(flag) needs a value") }
-            return argv[i]
-        }
-        func number<T: LosslessStringConvertible>(_ flag: String, _ type: T.Type) throws(UsageError) -> T {
-            let v = try value(flag)
-            guard let n = T(v) else { throw UsageError(message: "\(flag): \"\(v)\" is not a number") }
-            return n
-        }
-        while i < argv.count {
-            let a = argv[i]
-            switch a {
-            case "--":
-                p.command = Array(argv[(i + 1)...])
-                i = argv.count
+        var r = ArgvReader(argv)
+        while let a = r.next() {
+            if try r.shared(a, selection: &p.selection, jobs: &p.jobs, multiplier: &p.multiplier, maxRestarts: &p.maxRestarts, diagnose: &p.diagnose) {
                 continue
-            case "--vectors": p.vectors = URL(fileURLWithPath: try value(a))
-            case "--run": p.selection.run.append(IDPattern(try value(a)))
-            case "--skip": p.selection.skip.append(IDPattern(try value(a)))
-            case "--format": p.selection.formats.append(try value(a))
+            }
+            switch a {
+            case "--vectors": p.vectors = URL(fileURLWithPath: try r.value(a))
             case "--shard":
-                let v = try value(a)
+                let v = try r.value(a)
                 guard let s = Shard(v) else { throw UsageError(message: "--shard: \"\(v)\" is not K/N with 1 <= K <= N") }
                 p.selection.shard = s
             case "--list": p.list = true
-            case "--jobs":
-                p.jobs = try number(a, Int.self)
-                guard p.jobs >= 1 else { throw UsageError(message: "--jobs must be at least 1") }
-            case "--timeout-multiplier":
-                p.multiplier = try number(a, Double.self)
-                guard p.multiplier > 0, p.multiplier.isFinite else { throw UsageError(message: "--timeout-multiplier must be positive") }
-            case "--max-restarts":
-                p.maxRestarts = try number(a, Int.self)
-                guard p.maxRestarts >= 0 else { throw UsageError(message: "--max-restarts must be 0 or more") }
             case "--fail-fast": p.failFast = true
-            case "--no-diagnose": p.diagnose = false
             case "--selftest": p.selftest = true
             case "--require-all": p.requireAll = true
             case "--require":
-                let v = try value(a)
-                guard let r = RequiredScope(v) else { throw UsageError(message: "--require takes FORMAT or FORMAT/OP, not \"\(v)\"") }
-                p.require.append(r)
-            case "--expected-failures": p.expectedFile = try value(a)
+                let v = try r.value(a)
+                guard let req = RequiredScope(v) else { throw UsageError(message: "--require takes FORMAT or FORMAT/OP, not \"\(v)\"") }
+                p.require.append(req)
+            case "--expected-failures": p.expectedFile = try r.value(a)
             case "--update-expected-failures": p.update = true
             case "--report":
-                let v = try value(a)
+                let v = try r.value(a)
                 if v.hasPrefix("json=") { p.jsonReport = String(v.dropFirst(5)) } else if v.hasPrefix("junit=") { p.junitReport = String(v.dropFirst(6)) } else if v.hasPrefix("html=") {
                     p.htmlReport = String(v.dropFirst(5))
                 } else {
@@ -136,8 +111,8 @@ enum RunCommand {
             default:
                 throw UsageError(message: "unknown option \(a) (the testee command goes after --)")
             }
-            i += 1
         }
+        p.command = r.command
         if p.update && p.expectedFile == nil { throw UsageError(message: "--update-expected-failures needs --expected-failures FILE") }
         return p
     }
