@@ -49,6 +49,18 @@ enum RowFaults {
         }
     }
 
+    /// `row` with the one fault `x` on a field that can carry it (an unknown member added when
+    /// none can).
+    static func oneFault(_ row: JSONValue, _ ns: Namespace, _ x: Fault, _ rng: inout FuzzRNG) -> JSONValue {
+        let candidates = LeafSchema.schema(for: ns).fields.filter { fits(x, $0) }
+        guard x != .unknown, let f = candidates.isEmpty ? nil : rng.pick(candidates), case .object(var m) = row else {
+            return row.setting("x_fuzz", .number("1"))
+        }
+        m.removeAll { $0.0 == f.name }
+        if let v = value(x, f) { m.insert((f.name, v), at: rng.below(m.count + 1)) }
+        return .object(m)
+    }
+
     /// `row` (an object of namespace `ns`) with two faults of different codes: the one a strict
     /// reader reports (an unknown member, or the field earlier in the schema) listed after the
     /// other in the JSON text. Nil when the schema has no such pair.
