@@ -9,8 +9,8 @@ import Vectors
 /// member checks decide).
 public enum CBORMutator {
     /// A node of a CBOR item with how it is to be written.
-    struct Node {
-        indirect enum Kind {
+    struct Node: Sendable {
+        indirect enum Kind: Sendable {
             case unsigned(UInt64)
             case negative(UInt64)
             case bytes([UInt8])

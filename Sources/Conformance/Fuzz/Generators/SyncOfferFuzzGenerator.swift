@@ -69,12 +69,16 @@ struct SyncOfferFuzzGenerator: FuzzGenerator {
         }
         switch op {
         case "decode_request", "decode_offer", "decode_ack": return hexMember("cbor", 50, Self.payloadFault)
-        case "handle_request": return hexMember("request", 30, Self.payloadFault)
-        case "receive": return hexMember("offer", 30, Self.payloadFault)
+        case "handle_request", "receive":
+            if rng.percent(15) { return Self.nullOptional(valid, ["own_user_id_hash", "max_blob_bytes"], &rng) }
+            return hexMember(op == "receive" ? "offer" : "request", 30, Self.payloadFault)
         case "decode_snapshot": return hexMember("cbor", 50, Self.snapshotFault)
-        case "encode_snapshot": return rng.percent(40) ? Self.snapshotInputTwoFaults(valid, &rng) : nil
+        case "encode_snapshot":
+            if rng.percent(15) { return Self.nullOptional(valid, ["provider_keys"], &rng) }
+            return rng.percent(40) ? Self.snapshotInputTwoFaults(valid, &rng) : nil
         case "seal":
-            guard rng.percent(30), let snap = valid["snapshot"], let bad = Self.snapshotInputTwoFaults(snap, &rng) else { return nil }
+            guard rng.percent(40), let snap = valid["snapshot"] else { return nil }
+            guard let bad = rng.percent(30) ? Self.nullOptional(snap, ["provider_keys"], &rng) : Self.snapshotInputTwoFaults(snap, &rng) else { return nil }
             return valid.setting("snapshot", bad)
         default: return nil
         }
@@ -83,9 +87,10 @@ struct SyncOfferFuzzGenerator: FuzzGenerator {
     /// A payload (request, offer, ack) with one of the faults stock CBOR decoders and hurried
     /// readers let through or report differently (SPEC §7.2 decoding steps 1–5).
     static func payloadFault(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
-        switch rng.below(6) {
+        switch rng.below(7) {
         case 0, 1: return twoMemberFaults(bytes, &rng)
         case 2: return typeTagCase(bytes, &rng)
+        case 6: return repeatedKey(bytes, &rng)
         case 3: return nullMember(bytes, &rng)
         case 4: return floatMember(bytes, &rng)
         default: return CBORMutator.countBeyondInput(bytes, rng: &rng)
@@ -117,6 +122,26 @@ struct SyncOfferFuzzGenerator: FuzzGenerator {
         }
         for i in removed.sorted(by: >) { m.remove(at: i) }
         return CBORMutator.encodedMap(m)
+    }
+
+    /// A member written twice: right after itself (a duplicate) or after the next key (also out of
+    /// order). Targets stock decoders that fill a dictionary, last write winning, and readers that
+    /// check repeats against every earlier key before the order (SPEC §1: duplicates and order are
+    /// checked against the previous key).
+    static func repeatedKey(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        guard var m = CBORMutator.topMap(bytes), !m.isEmpty else { return nil }
+        let i = rng.below(m.count)
+        let key: CBORMutator.Node = m[i].0
+        let value: CBORMutator.Node = rng.bool() ? m[i].1 : CBORMutator.retyped(m[i].1)
+        let at = rng.bool() || i + 1 >= m.count ? i + 1 : i + 2
+        m.insert((key, value), at: at)
+        return CBORMutator.encodedMap(m)
+    }
+
+    /// An optional input member present as JSON null. Targets readers that treat null as absent
+    /// (SPEC §2.2: `name?` members may be left out; null is a value of the wrong type, [R7.9-4]).
+    static func nullOptional(_ v: JSONValue, _ names: [String], _ rng: inout FuzzRNG) -> JSONValue? {
+        v.objectValue == nil ? nil : v.setting(rng.pick(names), .null)
     }
 
     /// The `type` tag in another case (`SYNC_REQUEST`, `Sync_Offer`). Targets readers that compare
