@@ -129,6 +129,7 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
     /// decides (kind and wake bytes, the length field, the KEM ciphertext, the body, the tag), or
     /// cut at a boundary.
     func invalidInput(op: String, valid: JSONValue, rng: inout FuzzRNG) -> JSONValue? {
+        if rng.percent(35), let resealed = Self.senderFault(op: op, valid, &rng) { return resealed }
         let member = ["box", "envelope"].first { valid[$0] != nil }
         guard let member, rng.percent(60), var b = valid.hexBytes(member), !b.isEmpty else { return nil }
         let enc = 4 + 1120
@@ -141,6 +142,45 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         default: b[rng.below(b.count)] ^= UInt8(1 << rng.below(8))
         }
         return valid.setting(member, .hex(b))
+    }
+
+    /// A box or envelope re-sealed (`SealSurgery`) by a sender that gets one thing wrong, so the
+    /// AEAD verifies and the receiver's own checks must catch it: the wake byte of the other class,
+    /// the MAC cut to a prefix, or an ML-KEM ciphertext the recipient rejects implicitly.
+    static func senderFault(op: String, _ valid: JSONValue, _ rng: inout FuzzRNG) -> JSONValue? {
+        if let env = valid.hexBytes("envelope"), let seed = valid.hexBytes("recipient_seed") {
+            let fault = rng.below(3)
+            let out = SealSurgery.reseal(env, headerLength: 4, seed: seed, info: SealSurgery.envelopeInfo) { o in
+                switch fault {
+                case 0: wrongWake(&o)
+                case 1: macPrefix(&o, &rng)
+                default: SealSurgery.rejectedKEMCiphertext(&o, &rng)
+                }
+            }
+            return out.map { valid.setting("envelope", .hex($0)) }
+        }
+        let boxes: [String: (seed: String, direction: String?)] = [
+            "box_open": ("recipient_seed", nil), "signin_request_open": ("discovery_seed", "request"), "signin_reply_open": ("requester_seed", "reply")]
+        guard let spec = boxes[op], let box = valid.hexBytes("box"), let seed = valid.hexBytes(spec.seed),
+              let direction = spec.direction ?? valid["direction"]?.stringValue else { return nil }
+        let out = SealSurgery.reseal(box, headerLength: 3, seed: seed, info: SealSurgery.boxInfo(direction)) { SealSurgery.rejectedKEMCiphertext(&$0, &rng) }
+        return out.map { valid.setting("box", .hex($0)) }
+    }
+
+    /// The header's wake byte of the other class. Targets receivers that never compare the header's
+    /// class with the payload type's (SPEC §14.8: a sender whose table differs, every sync_*
+    /// payload as `sync`, must be caught at the receiver: `envelope_wrong_wake_class`).
+    static func wrongWake(_ o: inout SealSurgery.Opened) {
+        if o.header.count > 1 { o.header[1] = o.header[1] == 0 ? 1 : 0 }
+    }
+
+    /// The inner plaintext's MAC cut to a prefix (1, 16 or 31 of its 32 bytes). Targets receivers
+    /// that compare only the bytes received (SPEC §14.7: the MAC is 32 bytes, `envelope_bad_length`).
+    static func macPrefix(_ o: inout SealSurgery.Opened, _ rng: inout FuzzRNG) {
+        guard var m = CBORMutator.topMap(o.plaintext), let i = m.firstIndex(where: { CBORMutator.keyText($0.0) == "mac" }),
+              case .bytes(let mac) = m[i].1.kind else { return }
+        m[i].1 = CBORMutator.Node(.bytes(Array(mac.prefix(rng.pick([1, 16, 31])))))
+        o.plaintext = CBORMutator.encodedMap(m)
     }
 
     // MARK: - pieces
@@ -173,6 +213,10 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         case 0: return AdversarialValues.text(&rng)
         case 1: return rng.pick(["", "SYNC_REQUEST", "sync_request ", "sync_request\u{0}", String(repeating: "x", count: 64), String(repeating: "x", count: 65),
                                  String(repeating: "é", count: 32), String(repeating: "é", count: 33)])
+        case 2:
+            // The sync types in another case: a receiver or relay that compares them case-blind
+            // gives them the wrong wake class (SPEC §7.8: compared byte for byte).
+            return rng.pick(["SYNC_REQUEST", "Sync_Request", "sync_Request", "SYNC_OFFER", "Sync_Ack"])
         default: return rng.pick(["sync_request", "sync_offer", "sync_ack", "delta", "message"])
         }
     }
@@ -233,9 +277,18 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
             if rng.oneIn(8) { contacts.append(contacts[0]) }
             if rng.oneIn(6) { contacts.insert(.obj([("user_id_hash", .hex(rng.bytes(32))), ("channel_key", .hex(rng.bytes(32)))]), at: 0) }
             if rng.oneIn(10) { contacts = [] }
+            if rng.oneIn(5) { contacts.insert(Self.ownAccountContact(f.accounts[account], &rng), at: rng.below(contacts.count + 1)) }
             m.append(("contacts", .array(contacts)))
         }
         return m
+    }
+
+    /// A contact entry naming the holder's own account (a contact list synced with oneself in it),
+    /// with a key that is not the sibling key. Targets channel-key lookups that search contacts
+    /// before applying the own-account rule (SPEC §14.5: the own account always uses the sibling
+    /// key).
+    static func ownAccountContact(_ own: [UInt8], _ rng: inout FuzzRNG) -> JSONValue {
+        .obj([("user_id_hash", .hex(own)), ("channel_key", .hex(rng.oneIn(3) ? fixtures.contactKeys[0] : rng.bytes(32)))])
     }
 
     /// RECEIVE: an envelope sealed by the reference from one of the pool's certificates to a pool
@@ -271,6 +324,7 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
                                                ("channel_key", .hex(rng.oneIn(8) ? rng.bytes(32) : f.contactKeys[1 - recipientAccount]))])]
             if rng.oneIn(10) { contacts.append(contacts[0]) }
             if rng.oneIn(10) { contacts = [] }
+            if rng.oneIn(5) { contacts.insert(Self.ownAccountContact(own, &rng), at: rng.below(contacts.count + 1)) }
             holder.append(("contacts", .array(contacts)))
         }
         m += holder
