@@ -93,6 +93,11 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         case "sender_cert_decode":
             return .obj([("cert", AdversarialValues.hex(rng.pick(f.certs).cert, &rng))])
         case "sender_cert_verify":
+            if rng.percent(60) {
+                // Signed by a credential key the generator holds, with a signature edge class.
+                let e = Self.edgeCerts.cert(rng.below(EdgeCertPool.count))
+                return .obj([("cert", .hex(e.cert)), ("credential_key", .hex(e.credentialKey)), ("now_s", .u(Self.now0 + UInt64(rng.below(600))))])
+            }
             let c = rng.pick(f.certs)
             return .obj([("cert", AdversarialValues.hex(c.cert, &rng)), ("credential_key", .hex(rng.oneIn(8) ? f.credentialKeys[1 - c.signer] : f.credentialKeys[c.signer])),
                          ("now_s", AdversarialValues.json(Self.now(around: c.expires, &rng), &rng))])
@@ -332,6 +337,56 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
     }
 
     // MARK: - the pool, built once from fixed seeds
+
+    static let edgeCerts = EdgeCertPool()
+
+    /// SenderCerts whose signature is of one edge class each (`AdversarialSigner`: Ed25519 S not
+    /// reduced, small-order and mixed-order keys and R, non-canonical encodings; ML-DSA-65 hints
+    /// out of order or padded, z over its bound), with the credential key each verifies under.
+    /// Targets credential-key verifiers built on stock Ed25519 and ML-DSA libraries (SPEC §9.1,
+    /// §9.2, §14.6). Built lazily, one slot at a time, from fixed seeds.
+    final class EdgeCertPool: @unchecked Sendable {
+        static let edClasses = AdversarialSigner.Ed25519Class.allCases.filter { $0 != .genuine }
+        static let mlClasses = AdversarialSigner.MLDSAClass.allCases.filter { $0 != .genuine }
+        static var count: Int { edClasses.count + mlClasses.count }
+
+        struct Entry: Sendable {
+            var cert: [UInt8]
+            var credentialKey: [UInt8]
+        }
+
+        private let lock = NSLock()
+        private var entries: [Int: Entry] = [:]
+
+        func cert(_ i: Int) -> Entry {
+            lock.lock()
+            if let e = entries[i] { lock.unlock(); return e }
+            lock.unlock()
+            let e = build(i)
+            lock.lock()
+            entries[i] = e
+            lock.unlock()
+            return e
+        }
+
+        private func build(_ i: Int) -> Entry {
+            let f = EnvelopeFuzzGenerator.fixtures
+            let (edSeed, mlSeed) = f.signerSeeds[0]
+            let ed = i < Self.edClasses.count ? Self.edClasses[i] : .genuine
+            let ml = i < Self.edClasses.count ? .genuine : Self.mlClasses[i - Self.edClasses.count]
+            guard let signer = try? CredentialKey.Signer(ed25519Seed: edSeed, mldsaSeed: mlSeed) else { return Entry(cert: [], credentialKey: []) }
+            let device = SHA256.hash(Array("pixie.fuzz.envelope.edge-device.\(i)".utf8)).bytes
+            let expires = EnvelopeFuzzGenerator.now0 + 30 * 86_400
+            let message = SenderCert.signedMessage(userIDHash: f.accounts[0], deviceID: device, expiresAt: expires)
+            let sig = AdversarialSigner.ed25519(ed, seed: edSeed, message: message) + AdversarialSigner.mldsa(ml, key: signer.key.mldsa, message: message)
+            let real = signer.publicKeyBytes
+            let key = AdversarialSigner.publicKey(ed, real: Array(real.prefix(32))) + Array(real.dropFirst(32))
+            // A signature of the wrong length (ML-DSA short or long) cannot be a SenderCert: encode its members by hand.
+            let cert = (try? SenderCert(userIDHash: f.accounts[0], deviceID: device, expiresAt: expires, signature: sig))?.encoded
+                ?? CBORWriter.encode(.object([("user_id_hash", .bytes(f.accounts[0])), ("device_id", .bytes(device)), ("expires_at_s", .unsigned(expires)), ("sig", .bytes(sig))]))
+            return Entry(cert: cert, credentialKey: key)
+        }
+    }
 
     static let fixtures = Fixtures()
 
