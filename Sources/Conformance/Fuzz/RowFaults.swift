@@ -3,7 +3,7 @@ import Vectors
 
 /// Rows with two faults placed so that the order checks are made in shows (SPEC §4.3: a member the
 /// schema does not define is refused before any value is read, then the schema's fields in table
-/// order, whatever order the JSON lists them in; [R2.2] members in op-table order). Targets the
+/// order, whatever order the JSON lists them in). Targets the
 /// readers that walk the JSON object as it comes (one pass in member order, unknown members met
 /// along the way, missing fields noticed at the end), which answer with the other fault's code.
 enum RowFaults {
@@ -49,6 +49,24 @@ enum RowFaults {
         }
     }
 
+    /// `row` with one integer field (uint, int, date) spelled as SPEC §2.2 refuses: an integral
+    /// float (`5.0`, `5e0`) or a lenient decimal string (`"+5"`, `"05"`, `" 5"`). Targets readers
+    /// that parse numbers through a double or integers with `Int(String)`-style parsers. Nil when
+    /// the row has no integer field.
+    static func integerSpelling(_ row: JSONValue, _ ns: Namespace, _ rng: inout FuzzRNG) -> JSONValue? {
+        let ints = LeafSchema.schema(for: ns).fields.filter {
+            switch $0.kind {
+            case .uint, .int, .date: return true
+            default: return false
+            }
+        }
+        guard !ints.isEmpty else { return nil }
+        let f = rng.pick(ints)
+        let d = String(rng.pick([0, 1, 5, 1000, 1_767_225_600_000]))
+        let v: JSONValue = rng.pick([.number(d + ".0"), .number(d + "e0"), .number(d + "E0"), .str("+" + d), .str("0" + d), .str(" " + d)])
+        return row.setting(f.name, v)
+    }
+
     /// `row` with the one fault `x` on a field that can carry it (an unknown member added when
     /// none can).
     static func oneFault(_ row: JSONValue, _ ns: Namespace, _ x: Fault, _ rng: inout FuzzRNG) -> JSONValue {
@@ -84,7 +102,7 @@ enum RowFaults {
             m.append((f.name, StateDigestFuzzGenerator.value(f.kind, &rng)))
         }
         m.removeAll { $0.0 == secondField.name }
-        var head: [(String, JSONValue)] = [(secondField.name, value(second, secondField)!)]
+        let secondMember = (secondField.name, value(second, secondField)!)
         switch first {
         case .unknown:
             m.insert(("x_fuzz", .number("1")), at: rng.below(m.count + 1))
@@ -95,7 +113,8 @@ enum RowFaults {
             m.removeAll { $0.0 == f.name }
             m.insert((f.name, value(first, f)!), at: rng.below(m.count + 1))
         }
-        if rng.oneIn(4) { head = [] ; m.append((secondField.name, value(second, secondField)!)); m = rng.shuffled(m) }
-        return .object(head + m)
+        // Mostly the later field's fault first in the text; now and then anywhere.
+        if rng.oneIn(4) { return .object(rng.shuffled(m + [secondMember])) }
+        return .object([secondMember] + m)
     }
 }

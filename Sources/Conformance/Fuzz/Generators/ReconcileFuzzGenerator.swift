@@ -261,8 +261,7 @@ struct ReconcileFuzzGenerator: FuzzGenerator {
         guard let req = try? ReplicaNamespace(namespace: ns, rows: parsed).request().tree.json(bigIntegersAsStrings: false),
               var buckets = req["buckets"]?.arrayValue, !buckets.isEmpty else { return nil }
         let i = rng.below(buckets.count)
-        guard let c = buckets[i]["count"]?.stringValue ?? buckets[i]["count"].flatMap({ v -> String? in
-            if case .number(let n) = v { return n } else { return nil } }), let n = UInt64(c) else { return nil }
+        guard let n = buckets[i]["count"]?.integerText.flatMap(UInt64.init) else { return nil }
         buckets[i] = buckets[i].setting("count", .u(n == 0 || rng.bool() ? n + 1 : n - 1))
         return req.setting("buckets", .array(buckets))
     }

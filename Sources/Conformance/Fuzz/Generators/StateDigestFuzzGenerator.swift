@@ -60,18 +60,24 @@ struct StateDigestFuzzGenerator: FuzzGenerator {
     }
 
     /// Rows with two faults whose report order tells a member-order reader from a schema-order
-    /// one (`RowFaults`, SPEC §4.3); else the generic mutators.
+    /// one, or with an integer field spelled as §2.2 refuses (`RowFaults`, SPEC §4.3); else the
+    /// generic mutators.
     func invalidInput(op: String, valid: JSONValue, rng: inout FuzzRNG) -> JSONValue? {
-        guard rng.percent(30) else { return nil }
+        guard rng.percent(40) else { return nil }
+        // A quarter of them: an integer field spelled as §2.2 refuses (integral floats, "+5", "05").
+        let spelling = rng.oneIn(4)
+        func fault(_ row: JSONValue, _ ns: Namespace, _ rng: inout FuzzRNG) -> JSONValue? {
+            spelling ? RowFaults.integerSpelling(row, ns, &rng) : RowFaults.twoFaults(row, ns, &rng)
+        }
         switch op {
         case "leaf", "mark_offloaded":
             let ns = op == "leaf" ? valid["namespace"]?.stringValue.flatMap(Namespace.init(rawValue:)) ?? .messages : .notebook
-            guard let row = valid["row"], let bad = RowFaults.twoFaults(row, ns, &rng) else { return nil }
+            guard let row = valid["row"], let bad = fault(row, ns, &rng) else { return nil }
             return valid.setting("row", bad)
         case "root":
             guard let ns = valid["namespace"]?.stringValue.flatMap(Namespace.init(rawValue:)), var rows = valid["rows"]?.arrayValue else { return nil }
             let i = rng.below(rows.count + 1)
-            let bad = RowFaults.twoFaults(i < rows.count ? rows[i] : Self.row(ns, &rng), ns, &rng) ?? .null
+            guard let bad = fault(i < rows.count ? rows[i] : Self.row(ns, &rng), ns, &rng) else { return nil }
             if i < rows.count { rows[i] = bad } else { rows.append(bad) }
             return valid.setting("rows", .array(rows))
         default:
