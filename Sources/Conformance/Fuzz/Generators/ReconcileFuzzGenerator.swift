@@ -30,10 +30,15 @@ struct ReconcileFuzzGenerator: FuzzGenerator {
         case "decode_frame":
             var frame = Self.frame(&rng)
             if rng.oneIn(4), case .object(var m) = frame {
-                // Members an older or newer sibling leaves out or adds.
-                switch rng.below(3) {
+                // Members an older or newer sibling leaves out or adds; rows and tombstones in the
+                // order a sender holds them, not key order (the decoder sorts them, SPEC §5.3).
+                switch rng.below(4) {
                 case 0: m.removeAll { $0.0 == "vectors" || ($0.0 == "tombstones" && rng.bool()) }
                 case 1: m.insert((rng.pick(["epoch", "x", "Kind"]), .int(1)), at: rng.below(m.count + 1))
+                case 2:
+                    for i in m.indices where m[i].0 == "rows" || m[i].0 == "tombstones" {
+                        if let a = m[i].1.arrayValue { m[i].1 = .array(rng.bool() ? a.reversed() : rng.shuffled(a)) }
+                    }
                 default: m = rng.shuffled(m)
                 }
                 frame = .object(m)
