@@ -53,6 +53,26 @@ enum SealSurgery {
         return seal(o, seed: seed, info: info)
     }
 
+    /// The u-coordinates of small order on Curve25519 (0, 1, the two points of order 8, p − 1, p,
+    /// p + 1), little-endian: X25519 with any clamped scalar gives the all-zero output.
+    static let lowOrderX25519: [[UInt8]] = [
+        [UInt8](repeating: 0, count: 32),
+        [1] + [UInt8](repeating: 0, count: 31),
+        Hex.decode("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800")!,
+        Hex.decode("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157")!,
+        [0xec] + [UInt8](repeating: 0xff, count: 30) + [0x7f],
+        [0xed] + [UInt8](repeating: 0xff, count: 30) + [0x7f],
+        [0xee] + [UInt8](repeating: 0xff, count: 30) + [0x7f],
+    ]
+
+    /// The X25519 half of `enc` replaced by a point of small order: the recipient's X25519 output
+    /// is all zero and X-Wing uses it as it is, so a conforming receiver opens the box. Targets
+    /// X25519 APIs that refuse an all-zero output (RFC 7748 §6.1 lets them; SPEC §14.2: X-Wing
+    /// does not check).
+    static func lowOrderX25519Ciphertext(_ o: inout Opened, _ rng: inout FuzzRNG) {
+        o.enc = Array(o.enc.prefix(MLKEM768.ciphertextByteCount)) + rng.pick(lowOrderX25519)
+    }
+
     /// An ML-KEM ciphertext the recipient's decapsulation rejects (random bytes fail the
     /// re-encryption check), with the X25519 half kept: the recipient's shared secret is then the
     /// implicit-rejection value K̄ = J(z ‖ c), and the payload is sealed under it, so a conforming

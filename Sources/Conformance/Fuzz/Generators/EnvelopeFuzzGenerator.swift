@@ -151,14 +151,16 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
 
     /// A box or envelope re-sealed (`SealSurgery`) by a sender that gets one thing wrong, so the
     /// AEAD verifies and the receiver's own checks must catch it: the wake byte of the other class,
-    /// the MAC cut to a prefix, or an ML-KEM ciphertext the recipient rejects implicitly.
+    /// the MAC cut to a prefix, an X25519 half of small order, or an ML-KEM ciphertext the
+    /// recipient rejects implicitly.
     static func senderFault(op: String, _ valid: JSONValue, _ rng: inout FuzzRNG) -> JSONValue? {
         if let env = valid.hexBytes("envelope"), let seed = valid.hexBytes("recipient_seed") {
-            let fault = rng.below(3)
+            let fault = rng.below(4)
             let out = SealSurgery.reseal(env, headerLength: 4, seed: seed, info: SealSurgery.envelopeInfo) { o in
                 switch fault {
                 case 0: wrongWake(&o)
                 case 1: macPrefix(&o, &rng)
+                case 2: SealSurgery.lowOrderX25519Ciphertext(&o, &rng)
                 default: SealSurgery.rejectedKEMCiphertext(&o, &rng)
                 }
             }
@@ -168,7 +170,10 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
             "box_open": ("recipient_seed", nil), "signin_request_open": ("discovery_seed", "request"), "signin_reply_open": ("requester_seed", "reply")]
         guard let spec = boxes[op], let box = valid.hexBytes("box"), let seed = valid.hexBytes(spec.seed),
               let direction = spec.direction ?? valid["direction"]?.stringValue else { return nil }
-        let out = SealSurgery.reseal(box, headerLength: 3, seed: seed, info: SealSurgery.boxInfo(direction)) { SealSurgery.rejectedKEMCiphertext(&$0, &rng) }
+        let lowOrder = rng.bool()
+        let out = SealSurgery.reseal(box, headerLength: 3, seed: seed, info: SealSurgery.boxInfo(direction)) { o in
+            if lowOrder { SealSurgery.lowOrderX25519Ciphertext(&o, &rng) } else { SealSurgery.rejectedKEMCiphertext(&o, &rng) }
+        }
         return out.map { valid.setting("box", .hex($0)) }
     }
 
@@ -196,6 +201,10 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         case 0: return rng.bytes(XWing.publicKeyByteCount)
         case 1: return rng.bytes(rng.pick([0, 1215, 1217]))
         case 2: return [UInt8](repeating: 0xff, count: XWing.publicKeyByteCount)
+        case 3:
+            // A device's ML-KEM key with an X25519 half of small order: the sender's X25519 output
+            // is all zero, which X-Wing uses as it is (SPEC §14.2).
+            return Array(rng.pick(fixtures.devices).pub.prefix(MLKEM768.publicKeyByteCount)) + rng.pick(SealSurgery.lowOrderX25519)
         default: return rng.pick(fixtures.devices).pub
         }
     }
