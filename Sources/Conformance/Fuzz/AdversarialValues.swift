@@ -14,7 +14,34 @@ public enum AdversarialValues {
         "\u{0}", "\u{1F}", "\u{7F}", "tab\there", "line\nbreak", "cr\r", "\"quoted\"", "back\\slash", "a/b", "</script>",
         "\u{200D}", "\u{FEFF}bom", "\u{202E}rtl", " padded ", "trailing\n", "UPPER", "MiXeD",
         "\u{10FFFF}", "\u{E000}", "\u{FFFD}", "日本語", "Ωmega", "ǅ",
+        // What stock JSON writers escape and SPEC §2 writes as itself or as \u00xx: U+0008 and
+        // U+000C (`\b` `\f` in most libraries), U+2028 and U+2029 (escaped by JavaScript-safe writers).
+        "\u{8}", "form\u{C}feed", "\u{2028}", "para\u{2029}graph",
     ]
+
+    /// Keys where orders and equalities disagree: pairs of equal UTF-8 length whose UTF-16 order is
+    /// the reverse of their byte order (a BMP character at U+E000 or above against an astral one),
+    /// and canonically equivalent NFC/NFD spellings (one key under Swift `==`, two by bytes). For
+    /// maps and sets whose keys SPEC §2.2 sorts and compares by UTF-8 bytes (settings keys,
+    /// version-vector devices, data keys in frames, provider keys).
+    public static let orderTrapKeys: [String] = [
+        "\u{FF5E}a", "\u{1F600}", "\u{E000}!", "\u{10000}", "\u{1F600}a", "\u{FF5E}ab",
+        "\u{E9}", "e\u{301}", "\u{C5}", "A\u{30A}", "\u{212B}", "a", "b",
+    ]
+
+    /// `count` keys distinct by UTF-8 bytes, mostly from `orderTrapKeys` (so a pair that sorts
+    /// differently by UTF-16 or collapses under canonical equivalence is likely), else any text.
+    public static func trapKeys(_ rng: inout FuzzRNG, count: Int) -> [String] {
+        var out: [String] = []
+        for _ in 0..<count * 2 where out.count < count {
+            let k = rng.percent(75) ? rng.pick(orderTrapKeys) : text(&rng)
+            if !out.contains(where: { $0.utf8.elementsEqual(k.utf8) }) { out.append(k) }
+            // Now and then its canonical twin right after it (NFD of an NFC key, or NFC of an NFD one).
+            let twin = FuzzUnicode.nfd(k).utf8.elementsEqual(k.utf8) ? FuzzUnicode.nfc(k) : FuzzUnicode.nfd(k)
+            if rng.oneIn(3), out.count < count, !out.contains(where: { $0.utf8.elementsEqual(twin.utf8) }) { out.append(twin) }
+        }
+        return out
+    }
 
     /// A text drawn from the classes, sometimes repeated to a byte-length edge (multi-byte
     /// characters make character counts and UTF-8 byte counts differ).

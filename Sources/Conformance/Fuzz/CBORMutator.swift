@@ -1,3 +1,4 @@
+import Primitives
 import Vectors
 
 /// Mutations of an encoded CBOR item (SPEC §1) that keep it readable enough to reach the check
@@ -8,8 +9,8 @@ import Vectors
 /// member checks decide).
 public enum CBORMutator {
     /// A node of a CBOR item with how it is to be written.
-    struct Node {
-        indirect enum Kind {
+    struct Node: Sendable {
+        indirect enum Kind: Sendable {
             case unsigned(UInt64)
             case negative(UInt64)
             case bytes([UInt8])
@@ -73,6 +74,63 @@ public enum CBORMutator {
         default: break
         }
         return out
+    }
+
+    // MARK: - fault classes a format generator asks for by name
+
+    /// The item with its top container declaring far more entries than the bytes left can hold,
+    /// and a second fault inside it (a head longer than needed). Targets readers that trust the
+    /// declared count and read entries until the input runs out instead of checking it at the head
+    /// (SPEC §1 [R1-18]): they report the inner fault instead of `cbor_truncated`.
+    public static func countBeyondInput(_ bytes: [UInt8], rng: inout FuzzRNG) -> [UInt8]? {
+        guard let item = try? CBORReader.decode(bytes) else { return nil }
+        var root = Node(cbor: item)
+        let children: Int
+        switch root.kind {
+        case .map(let m): children = 2 * m.count
+        case .array(let a): children = a.count
+        default: return nil
+        }
+        guard children > 0 else { return nil }
+        root.countDelta = rng.pick([bytes.count, 1000, 65_536])
+        update(&root, [rng.below(children)][...]) { n in n.width = 8 }
+        return encoded(root)
+    }
+
+    /// The top map of `bytes` (a payload or a row), as nodes, for member-level surgery.
+    static func topMap(_ bytes: [UInt8]) -> [(Node, Node)]? {
+        guard let item = try? CBORReader.decode(bytes), case .map(let m) = Node(cbor: item).kind else { return nil }
+        return m
+    }
+
+    static func encodedMap(_ m: [(Node, Node)]) -> [UInt8] { encoded(Node(.map(m))) }
+
+    /// The text of a map key node, or nil.
+    static func keyText(_ n: Node) -> String? {
+        if case .text(let t) = n.kind { return String(decoding: t, as: UTF8.self) }
+        return nil
+    }
+
+    /// A value of the same meaning as another major type (a byte string as text, an integer as
+    /// text, a boolean as an integer).
+    static func retyped(_ n: Node) -> Node {
+        switch n.kind {
+        case .bytes(let b): return Node(.text(Array(Hex.encode(b).utf8)))
+        case .text(let t): return Node(.bytes(t))
+        case .unsigned(let v): return Node(.text(Array(String(v).utf8)))
+        case .simple(let s) where s == 20 || s == 21: return Node(.unsigned(s == 21 ? 1 : 0))
+        default: return Node(.bytes([]))
+        }
+    }
+
+    /// An unsigned integer written as a float of the same value (half, single or double, the
+    /// shortest that holds it or a longer one). Targets decoders that read "a number" and accept
+    /// an integral float where SPEC §1 and the format's tables want major type 0.
+    static func integralFloat(_ n: Node, rng: inout FuzzRNG) -> Node? {
+        guard case .unsigned(let v) = n.kind, let d = Double(exactly: v) else { return nil }
+        var f = Node(.float(d))
+        f.width = rng.pick([2, 4, 8])
+        return f
     }
 
     // MARK: - choosing a node

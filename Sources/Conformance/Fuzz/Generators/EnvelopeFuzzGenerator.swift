@@ -93,6 +93,11 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         case "sender_cert_decode":
             return .obj([("cert", AdversarialValues.hex(rng.pick(f.certs).cert, &rng))])
         case "sender_cert_verify":
+            if rng.percent(60) {
+                // Signed by a credential key the generator holds, with a signature edge class.
+                let e = Self.edgeCerts.cert(rng.below(EdgeCertPool.count))
+                return .obj([("cert", .hex(e.cert)), ("credential_key", .hex(e.credentialKey)), ("now_s", .u(Self.now0 + UInt64(rng.below(600))))])
+            }
             let c = rng.pick(f.certs)
             return .obj([("cert", AdversarialValues.hex(c.cert, &rng)), ("credential_key", .hex(rng.oneIn(8) ? f.credentialKeys[1 - c.signer] : f.credentialKeys[c.signer])),
                          ("now_s", AdversarialValues.json(Self.now(around: c.expires, &rng), &rng))])
@@ -129,6 +134,7 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
     /// decides (kind and wake bytes, the length field, the KEM ciphertext, the body, the tag), or
     /// cut at a boundary.
     func invalidInput(op: String, valid: JSONValue, rng: inout FuzzRNG) -> JSONValue? {
+        if rng.percent(35), let resealed = Self.senderFault(op: op, valid, &rng) { return resealed }
         let member = ["box", "envelope"].first { valid[$0] != nil }
         guard let member, rng.percent(60), var b = valid.hexBytes(member), !b.isEmpty else { return nil }
         let enc = 4 + 1120
@@ -143,6 +149,50 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         return valid.setting(member, .hex(b))
     }
 
+    /// A box or envelope re-sealed (`SealSurgery`) by a sender that gets one thing wrong, so the
+    /// AEAD verifies and the receiver's own checks must catch it: the wake byte of the other class,
+    /// the MAC cut to a prefix, an X25519 half of small order, or an ML-KEM ciphertext the
+    /// recipient rejects implicitly.
+    static func senderFault(op: String, _ valid: JSONValue, _ rng: inout FuzzRNG) -> JSONValue? {
+        if let env = valid.hexBytes("envelope"), let seed = valid.hexBytes("recipient_seed") {
+            let fault = rng.below(4)
+            let out = SealSurgery.reseal(env, headerLength: 4, seed: seed, info: SealSurgery.envelopeInfo) { o in
+                switch fault {
+                case 0: wrongWake(&o)
+                case 1: macPrefix(&o, &rng)
+                case 2: SealSurgery.lowOrderX25519Ciphertext(&o, &rng)
+                default: SealSurgery.rejectedKEMCiphertext(&o, &rng)
+                }
+            }
+            return out.map { valid.setting("envelope", .hex($0)) }
+        }
+        let boxes: [String: (seed: String, direction: String?)] = [
+            "box_open": ("recipient_seed", nil), "signin_request_open": ("discovery_seed", "request"), "signin_reply_open": ("requester_seed", "reply")]
+        guard let spec = boxes[op], let box = valid.hexBytes("box"), let seed = valid.hexBytes(spec.seed),
+              let direction = spec.direction ?? valid["direction"]?.stringValue else { return nil }
+        let lowOrder = rng.bool()
+        let out = SealSurgery.reseal(box, headerLength: 3, seed: seed, info: SealSurgery.boxInfo(direction)) { o in
+            if lowOrder { SealSurgery.lowOrderX25519Ciphertext(&o, &rng) } else { SealSurgery.rejectedKEMCiphertext(&o, &rng) }
+        }
+        return out.map { valid.setting("box", .hex($0)) }
+    }
+
+    /// The header's wake byte of the other class. Targets receivers that never compare the header's
+    /// class with the payload type's (SPEC §14.8: a sender whose table differs, every sync_*
+    /// payload as `sync`, must be caught at the receiver: `envelope_wrong_wake_class`).
+    static func wrongWake(_ o: inout SealSurgery.Opened) {
+        if o.header.count > 1 { o.header[1] = o.header[1] == 0 ? 1 : 0 }
+    }
+
+    /// The inner plaintext's MAC cut to a prefix (1, 16 or 31 of its 32 bytes). Targets receivers
+    /// that compare only the bytes received (SPEC §14.7: the MAC is 32 bytes, `envelope_bad_length`).
+    static func macPrefix(_ o: inout SealSurgery.Opened, _ rng: inout FuzzRNG) {
+        guard var m = CBORMutator.topMap(o.plaintext), let i = m.firstIndex(where: { CBORMutator.keyText($0.0) == "mac" }),
+              case .bytes(let mac) = m[i].1.kind else { return }
+        m[i].1 = CBORMutator.Node(.bytes(Array(mac.prefix(rng.pick([1, 16, 31])))))
+        o.plaintext = CBORMutator.encodedMap(m)
+    }
+
     // MARK: - pieces
 
     /// A device's X-Wing key, mostly; else a key of the right length that is not one, or the wrong length.
@@ -151,6 +201,10 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         case 0: return rng.bytes(XWing.publicKeyByteCount)
         case 1: return rng.bytes(rng.pick([0, 1215, 1217]))
         case 2: return [UInt8](repeating: 0xff, count: XWing.publicKeyByteCount)
+        case 3:
+            // A device's ML-KEM key with an X25519 half of small order: the sender's X25519 output
+            // is all zero, which X-Wing uses as it is (SPEC §14.2).
+            return Array(rng.pick(fixtures.devices).pub.prefix(MLKEM768.publicKeyByteCount)) + rng.pick(SealSurgery.lowOrderX25519)
         default: return rng.pick(fixtures.devices).pub
         }
     }
@@ -173,6 +227,10 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
         case 0: return AdversarialValues.text(&rng)
         case 1: return rng.pick(["", "SYNC_REQUEST", "sync_request ", "sync_request\u{0}", String(repeating: "x", count: 64), String(repeating: "x", count: 65),
                                  String(repeating: "é", count: 32), String(repeating: "é", count: 33)])
+        case 2:
+            // The sync types in another case: a receiver or relay that compares them case-blind
+            // gives them the wrong wake class (SPEC §7.8: compared byte for byte).
+            return rng.pick(["SYNC_REQUEST", "Sync_Request", "sync_Request", "SYNC_OFFER", "Sync_Ack"])
         default: return rng.pick(["sync_request", "sync_offer", "sync_ack", "delta", "message"])
         }
     }
@@ -233,9 +291,18 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
             if rng.oneIn(8) { contacts.append(contacts[0]) }
             if rng.oneIn(6) { contacts.insert(.obj([("user_id_hash", .hex(rng.bytes(32))), ("channel_key", .hex(rng.bytes(32)))]), at: 0) }
             if rng.oneIn(10) { contacts = [] }
+            if rng.oneIn(5) { contacts.insert(Self.ownAccountContact(f.accounts[account], &rng), at: rng.below(contacts.count + 1)) }
             m.append(("contacts", .array(contacts)))
         }
         return m
+    }
+
+    /// A contact entry naming the holder's own account (a contact list synced with oneself in it),
+    /// with a key that is not the sibling key. Targets channel-key lookups that search contacts
+    /// before applying the own-account rule (SPEC §14.5: the own account always uses the sibling
+    /// key).
+    static func ownAccountContact(_ own: [UInt8], _ rng: inout FuzzRNG) -> JSONValue {
+        .obj([("user_id_hash", .hex(own)), ("channel_key", .hex(rng.oneIn(3) ? fixtures.contactKeys[0] : rng.bytes(32)))])
     }
 
     /// RECEIVE: an envelope sealed by the reference from one of the pool's certificates to a pool
@@ -271,6 +338,7 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
                                                ("channel_key", .hex(rng.oneIn(8) ? rng.bytes(32) : f.contactKeys[1 - recipientAccount]))])]
             if rng.oneIn(10) { contacts.append(contacts[0]) }
             if rng.oneIn(10) { contacts = [] }
+            if rng.oneIn(5) { contacts.insert(Self.ownAccountContact(own, &rng), at: rng.below(contacts.count + 1)) }
             holder.append(("contacts", .array(contacts)))
         }
         m += holder
@@ -278,6 +346,56 @@ struct EnvelopeFuzzGenerator: FuzzGenerator {
     }
 
     // MARK: - the pool, built once from fixed seeds
+
+    static let edgeCerts = EdgeCertPool()
+
+    /// SenderCerts whose signature is of one edge class each (`AdversarialSigner`: Ed25519 S not
+    /// reduced, small-order and mixed-order keys and R, non-canonical encodings; ML-DSA-65 hints
+    /// out of order or padded, z over its bound), with the credential key each verifies under.
+    /// Targets credential-key verifiers built on stock Ed25519 and ML-DSA libraries (SPEC §9.1,
+    /// §9.2, §14.6). Built lazily, one slot at a time, from fixed seeds.
+    final class EdgeCertPool: @unchecked Sendable {
+        static let edClasses = AdversarialSigner.Ed25519Class.allCases.filter { $0 != .genuine }
+        static let mlClasses = AdversarialSigner.MLDSAClass.allCases.filter { $0 != .genuine }
+        static var count: Int { edClasses.count + mlClasses.count }
+
+        struct Entry: Sendable {
+            var cert: [UInt8]
+            var credentialKey: [UInt8]
+        }
+
+        private let lock = NSLock()
+        private var entries: [Int: Entry] = [:]
+
+        func cert(_ i: Int) -> Entry {
+            lock.lock()
+            if let e = entries[i] { lock.unlock(); return e }
+            lock.unlock()
+            let e = build(i)
+            lock.lock()
+            entries[i] = e
+            lock.unlock()
+            return e
+        }
+
+        private func build(_ i: Int) -> Entry {
+            let f = EnvelopeFuzzGenerator.fixtures
+            let (edSeed, mlSeed) = f.signerSeeds[0]
+            let ed = i < Self.edClasses.count ? Self.edClasses[i] : .genuine
+            let ml = i < Self.edClasses.count ? .genuine : Self.mlClasses[i - Self.edClasses.count]
+            guard let signer = try? CredentialKey.Signer(ed25519Seed: edSeed, mldsaSeed: mlSeed) else { return Entry(cert: [], credentialKey: []) }
+            let device = SHA256.hash(Array("pixie.fuzz.envelope.edge-device.\(i)".utf8)).bytes
+            let expires = EnvelopeFuzzGenerator.now0 + 30 * 86_400
+            let message = SenderCert.signedMessage(userIDHash: f.accounts[0], deviceID: device, expiresAt: expires)
+            let sig = AdversarialSigner.ed25519(ed, seed: edSeed, message: message) + AdversarialSigner.mldsa(ml, key: signer.key.mldsa, message: message)
+            let real = signer.publicKeyBytes
+            let key = AdversarialSigner.publicKey(ed, real: Array(real.prefix(32))) + Array(real.dropFirst(32))
+            // A signature of the wrong length (ML-DSA short or long) cannot be a SenderCert: encode its members by hand.
+            let cert = (try? SenderCert(userIDHash: f.accounts[0], deviceID: device, expiresAt: expires, signature: sig))?.encoded
+                ?? CBORWriter.encode(.object([("user_id_hash", .bytes(f.accounts[0])), ("device_id", .bytes(device)), ("expires_at_s", .unsigned(expires)), ("sig", .bytes(sig))]))
+            return Entry(cert: cert, credentialKey: key)
+        }
+    }
 
     static let fixtures = Fixtures()
 

@@ -55,14 +55,24 @@ struct SettleFuzzGenerator: FuzzGenerator {
     }
 
     static func state(_ now: UInt64, _ pool: [StateDigest], _ ids: [SiblingID], _ rng: inout FuzzRNG) -> SettleState {
+        let storm = rng.oneIn(5)
         let sibs = ids.map { id -> SiblingState in
-            let rounds = rng.percent(70) ? [] : (0..<rng.int(1...9)).map { _ in now &- UInt64(rng.below(10_001)) }.filter { $0 <= now }.sorted()
+            var rounds = rng.percent(70) ? [] : (0..<rng.int(1...9)).map { _ in now &- UInt64(rng.below(10_001)) }.filter { $0 <= now }.sorted()
+            if storm && rng.bool() { rounds = stormRounds(now, &rng) }
             let until: UInt64? = rng.percent(80) ? nil : now.addingReportingOverflow(UInt64(rng.int(0...30_000))).partialValue
             return SiblingState(id: id, reconciling: rng.percent(30), backoffUntil: until, rounds: rounds)
         }
         let debounce: UInt64? = rng.percent(70) ? nil : now.addingReportingOverflow(UInt64(rng.int(0...400))).partialValue
-        return SettleState(now: now, digest: rng.pick(pool), overlay: rng.percent(40), debounceAt: debounce,
+        return SettleState(now: now, digest: rng.pick(pool), overlay: storm ? rng.percent(80) : rng.percent(40), debounceAt: debounce,
                            lastBroadcast: rng.percent(50) ? nil : rng.pick(pool), siblings: sibs)
+    }
+
+    /// Seven or eight rounds packed into the last few seconds, so the next divergent digest from
+    /// the sibling trips (or just does not trip) the storm guard while the "Syncing…" overlay may be
+    /// up. Targets guards that also dismiss the overlay or miscount the window (SPEC §12: the guard
+    /// backs off and logs; the overlay stays until a digest matches).
+    static func stormRounds(_ now: UInt64, _ rng: inout FuzzRNG) -> [UInt64] {
+        (0..<rng.pick([7, 8, 8])).map { _ in now &- UInt64(rng.below(3_000)) }.filter { $0 <= now }.sorted()
     }
 
     static func events(count: Int, after start: UInt64, _ pool: [StateDigest], _ ids: [SiblingID], _ rng: inout FuzzRNG) -> [SettleEvent] {

@@ -100,7 +100,8 @@ struct SignInFuzzGenerator: FuzzGenerator {
         let ts: UInt64
         switch rng.below(10) {
         case 0: ts = rng.pick([UInt64.max, 1 << 63, (1 << 63) - 1, (1 << 63) + 1, 0, now &+ (1 << 63)])
-        case 1, 2, 3, 4: ts = now &+ UInt64(bitPattern: Int64(rng.pick([-121, -120, -119, -1, 0, 1, 119, 120, 121])))
+        case 1: ts = Self.wrappingTimestamp(now: now, &rng)
+        case 2, 3, 4: ts = now &+ UInt64(bitPattern: Int64(rng.pick([-121, -120, -119, -1, 0, 1, 119, 120, 121])))
         default: ts = now &+ UInt64(bitPattern: Int64(rng.int(-200...200)))
         }
         let request = FuzzReference.output("signin", "request_encode", Self.request(s, timestamp: ts, &rng))?["encoded"] ?? .str("")
@@ -112,6 +113,16 @@ struct SignInFuzzGenerator: FuzzGenerator {
         default: own = AdversarialValues.hex(Self.fixtures.sameNumber(as: s, &rng).cert, &rng)
         }
         return .obj([("request", request), ("pinned_key", pinned(s, &rng)), ("own_cert", own), ("now_s", .u(now))])
+    }
+
+    /// A timestamp at least 2^63 away from `now` (ahead of it, or behind it when `now` is that
+    /// large), so `now − timestamp` in signed 64-bit arithmetic wraps to the other sign. Targets
+    /// rung 5 written as one signed subtraction (SPEC §8: the ±120 s window is computed without
+    /// leaving the unsigned 64-bit range).
+    static func wrappingTimestamp(now: UInt64, _ rng: inout FuzzRNG) -> UInt64 {
+        let k = UInt64(rng.pick([1, 2, 121, 1_000, 1 << 20]))
+        if now >= 1 << 63 { return now &- (1 << 63) &- k }
+        return rng.oneIn(3) ? UInt64.max &- UInt64(rng.below(3)) : now &+ (1 << 63) &+ k
     }
 
     /// The key a certificate verifies under, another signer's, or none.

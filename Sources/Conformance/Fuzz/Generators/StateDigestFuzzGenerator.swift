@@ -59,6 +59,32 @@ struct StateDigestFuzzGenerator: FuzzGenerator {
         }
     }
 
+    /// Rows with two faults whose report order tells a member-order reader from a schema-order
+    /// one, or with an integer field spelled as §2.2 refuses (`RowFaults`, SPEC §4.3); else the
+    /// generic mutators.
+    func invalidInput(op: String, valid: JSONValue, rng: inout FuzzRNG) -> JSONValue? {
+        guard rng.percent(40) else { return nil }
+        // A quarter of them: an integer field spelled as §2.2 refuses (integral floats, "+5", "05").
+        let spelling = rng.oneIn(4)
+        func fault(_ row: JSONValue, _ ns: Namespace, _ rng: inout FuzzRNG) -> JSONValue? {
+            spelling ? RowFaults.integerSpelling(row, ns, &rng) : RowFaults.twoFaults(row, ns, &rng)
+        }
+        switch op {
+        case "leaf", "mark_offloaded":
+            let ns = op == "leaf" ? valid["namespace"]?.stringValue.flatMap(Namespace.init(rawValue:)) ?? .messages : .notebook
+            guard let row = valid["row"], let bad = fault(row, ns, &rng) else { return nil }
+            return valid.setting("row", bad)
+        case "root":
+            guard let ns = valid["namespace"]?.stringValue.flatMap(Namespace.init(rawValue:)), var rows = valid["rows"]?.arrayValue else { return nil }
+            let i = rng.below(rows.count + 1)
+            guard let bad = fault(i < rows.count ? rows[i] : Self.row(ns, &rng), ns, &rng) else { return nil }
+            if i < rows.count { rows[i] = bad } else { rows.append(bad) }
+            return valid.setting("rows", .array(rows))
+        default:
+            return nil
+        }
+    }
+
     /// A root: random, all zeros, or the empty-namespace pattern of another wire version.
     static func root(_ rng: inout FuzzRNG) -> [UInt8] {
         rng.oneIn(6) ? [UInt8](repeating: rng.pick([0, 0xff]), count: 32) : rng.bytes(32)
@@ -93,9 +119,12 @@ struct StateDigestFuzzGenerator: FuzzGenerator {
         var keys: [[UInt8]] = []
         let keyField = LeafSchema.schema(for: ns).keyField
         let n = rng.pick([0, 1, 2, 3, 3, 4, 5, 7, max])
-        for _ in 0..<min(n, max) {
+        // Settings keys mostly from the order and equivalence traps (see `settingsKeys`).
+        let trap = ns == .settings && rng.percent(60) ? AdversarialValues.trapKeys(&rng, count: min(n, max)) : []
+        for i in 0..<min(n, max) {
             if !out.isEmpty && rng.oneIn(12) { out.append(rng.pick(out)); continue }
-            let r = row(ns, &rng)
+            var r = row(ns, &rng)
+            if i < trap.count { r = r.setting(keyField, .str(trap[i])) }
             // Keys distinct by bytes (hex compared case-blind), so a repeat is the rare case above.
             let key = Array((r[keyField]?.stringValue ?? "").lowercased().utf8)
             if keys.contains(key) && !rng.oneIn(12) { continue }
@@ -166,7 +195,11 @@ struct StateDigestFuzzGenerator: FuzzGenerator {
             return .array(out)
         case .versionVector:
             var m: [(String, JSONValue)] = []
-            for _ in 0..<rng.below(4) { m.append((rng.pick(["device-a", "device-b", "é", "e\u{301}", ""]), .u(AdversarialValues.unsigned(&rng)))) }
+            // Device names: plain, canonical twins, and pairs whose UTF-16 order is not their byte order.
+            for _ in 0..<rng.below(4) {
+                let name = rng.percent(60) ? rng.pick(["device-a", "device-b", "é", "e\u{301}", ""]) : rng.pick(AdversarialValues.orderTrapKeys)
+                m.append((name, .u(AdversarialValues.unsigned(&rng))))
+            }
             var seen: [String] = []
             return .object(m.filter { p in
                 if seen.contains(where: { $0.utf8.elementsEqual(p.0.utf8) }) { return false }

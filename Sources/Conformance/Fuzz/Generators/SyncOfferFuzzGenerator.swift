@@ -60,6 +60,244 @@ struct SyncOfferFuzzGenerator: FuzzGenerator {
         }
     }
 
+    // MARK: - format-aware faults
+
+    func invalidInput(op: String, valid: JSONValue, rng: inout FuzzRNG) -> JSONValue? {
+        func hexMember(_ name: String, _ percent: Int, _ f: ([UInt8], inout FuzzRNG) -> [UInt8]?) -> JSONValue? {
+            guard rng.percent(percent), let b = valid.hexBytes(name), let bad = f(b, &rng) else { return nil }
+            return valid.setting(name, .hex(bad))
+        }
+        switch op {
+        case "decode_request", "decode_offer", "decode_ack": return hexMember("cbor", 50, Self.payloadFault)
+        case "handle_request", "receive":
+            if rng.percent(15) { return Self.nullOptional(valid, ["own_user_id_hash", "max_blob_bytes"], &rng) }
+            return hexMember(op == "receive" ? "offer" : "request", 30, Self.payloadFault)
+        case "decode_snapshot": return hexMember("cbor", 50, Self.snapshotFault)
+        case "encode_snapshot":
+            if rng.percent(15) { return Self.nullOptional(valid, ["provider_keys"], &rng) }
+            return rng.percent(40) ? Self.snapshotInputTwoFaults(valid, &rng) : nil
+        case "seal":
+            guard rng.percent(40), let snap = valid["snapshot"] else { return nil }
+            guard let bad = rng.percent(30) ? Self.nullOptional(snap, ["provider_keys"], &rng) : Self.snapshotInputTwoFaults(snap, &rng) else { return nil }
+            return valid.setting("snapshot", bad)
+        default: return nil
+        }
+    }
+
+    /// A payload (request, offer, ack) with one of the faults stock CBOR decoders and hurried
+    /// readers let through or report differently (SPEC §7.2 decoding steps 1–5).
+    static func payloadFault(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        switch rng.below(7) {
+        case 0, 1: return twoMemberFaults(bytes, &rng)
+        case 2: return typeTagCase(bytes, &rng)
+        case 6: return repeatedKey(bytes, &rng)
+        case 3: return nullMember(bytes, &rng)
+        case 4: return floatMember(bytes, &rng)
+        default: return CBORMutator.countBeyondInput(bytes, rng: &rng)
+        }
+    }
+
+    /// Two members broken at once with different codes (left out, of another CBOR type, of the
+    /// wrong length). Targets readers that check members in the order the map encodes them (or
+    /// that notice missing members last) instead of the table's order (SPEC §7.2 [R7.2-8]).
+    static func twoMemberFaults(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        guard var m = CBORMutator.topMap(bytes) else { return nil }
+        let members = m.indices.filter { CBORMutator.keyText(m[$0].0) != "type" }
+        guard members.count >= 2 else { return nil }
+        let picked = Array(rng.shuffled(members).prefix(2))
+        var faults = rng.shuffled(["missing", "type", "length"])
+        var removed: [Int] = []
+        for i in picked {
+            var f = faults.removeFirst()
+            if f == "length", case .bytes = m[i].1.kind {} else if f == "length" { f = faults.removeFirst() }
+            switch f {
+            case "missing": removed.append(i)
+            case "type": m[i].1 = CBORMutator.retyped(m[i].1)
+            default:
+                if case .bytes(var b) = m[i].1.kind {
+                    if rng.bool() || b.isEmpty { b.append(0) } else { b.removeLast() }
+                    m[i].1 = CBORMutator.Node(.bytes(b))
+                }
+            }
+        }
+        for i in removed.sorted(by: >) { m.remove(at: i) }
+        return CBORMutator.encodedMap(m)
+    }
+
+    /// A member written twice: right after itself (a duplicate) or after the next key (also out of
+    /// order). Targets stock decoders that fill a dictionary, last write winning, and readers that
+    /// check repeats against every earlier key before the order (SPEC §1: duplicates and order are
+    /// checked against the previous key).
+    static func repeatedKey(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        guard var m = CBORMutator.topMap(bytes), !m.isEmpty else { return nil }
+        let i = rng.below(m.count)
+        let key: CBORMutator.Node = m[i].0
+        let value: CBORMutator.Node = rng.bool() ? m[i].1 : CBORMutator.retyped(m[i].1)
+        let at = rng.bool() || i + 1 >= m.count ? i + 1 : i + 2
+        m.insert((key, value), at: at)
+        return CBORMutator.encodedMap(m)
+    }
+
+    /// An optional input member present as JSON null. Targets readers that treat null as absent
+    /// (SPEC §2.2: `name?` members may be left out; null is a value of the wrong type, [R7.9-4]).
+    static func nullOptional(_ v: JSONValue, _ names: [String], _ rng: inout FuzzRNG) -> JSONValue? {
+        v.objectValue == nil ? nil : v.setting(rng.pick(names), .null)
+    }
+
+    /// The `type` tag in another case (`SYNC_REQUEST`, `Sync_Offer`). Targets readers that compare
+    /// enum texts case-insensitively (SPEC §7.2: the tag is compared byte for byte).
+    static func typeTagCase(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        guard var m = CBORMutator.topMap(bytes), let i = m.firstIndex(where: { CBORMutator.keyText($0.0) == "type" }),
+              case .text(let t) = m[i].1.kind else { return nil }
+        let s = String(decoding: t, as: UTF8.self)
+        let cased = rng.pick([s.uppercased(), s.prefix(1).uppercased() + s.dropFirst(), s.split(separator: "_").map { $0.capitalized }.joined(separator: "_")])
+        m[i].1 = CBORMutator.Node(.text(Array(cased.utf8)))
+        return CBORMutator.encodedMap(m)
+    }
+
+    /// A member whose value is CBOR null. Targets decoders that fold null into "absent" (SPEC §1
+    /// and §7.2: null is a value of the wrong type, not a missing member).
+    static func nullMember(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        guard var m = CBORMutator.topMap(bytes), !m.isEmpty else { return nil }
+        let members = m.indices.filter { CBORMutator.keyText(m[$0].0) != "type" }
+        m[rng.pick(members.isEmpty ? Array(m.indices) : members)].1 = CBORMutator.Node(.simple(22))
+        return CBORMutator.encodedMap(m)
+    }
+
+    /// An unsigned member written as a float of the same value. Targets decoders that accept any
+    /// integral number where the table says major type 0 (SPEC §7.2).
+    static func floatMember(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        guard var m = CBORMutator.topMap(bytes) else { return nil }
+        guard let i = rng.shuffled(Array(m.indices)).first(where: { CBORMutator.integralFloat(m[$0].1, rng: &rng) != nil }),
+              let f = CBORMutator.integralFloat(m[i].1, rng: &rng) else { return twoMemberFaults(bytes, &rng) }
+        m[i].1 = f
+        return CBORMutator.encodedMap(m)
+    }
+
+    /// A snapshot's CBOR with one of the faults below in a row or in the namespace map.
+    static func snapshotFault(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        switch rng.below(6) {
+        case 0, 1: return inRow(bytes, &rng, rowTwoFaults)
+        case 2: return badRowThenBadNamespace(bytes, &rng)
+        case 3: return inRow(bytes, &rng) { row, _, rng in
+            // A row field null (an optional one is then "absent" to a folding decoder).
+            guard !row.isEmpty else { return false }
+            row[rng.below(row.count)].1 = CBORMutator.Node(.simple(22))
+            return true
+        }
+        case 4: return inRow(bytes, &rng) { row, _, rng in
+            guard let i = rng.shuffled(Array(row.indices)).first(where: { if case .unsigned = row[$0].1.kind { return true } else { return false } }),
+                  let f = CBORMutator.integralFloat(row[i].1, rng: &rng) else { return false }
+            row[i].1 = f
+            return true
+        }
+        default: return CBORMutator.countBeyondInput(bytes, rng: &rng)
+        }
+    }
+
+    /// The snapshot with `f` applied to one of its rows (nil when it has none or `f` declines).
+    static func inRow(_ bytes: [UInt8], _ rng: inout FuzzRNG,
+                      _ f: (inout [(CBORMutator.Node, CBORMutator.Node)], Namespace, inout FuzzRNG) -> Bool) -> [UInt8]? {
+        guard var top = CBORMutator.topMap(bytes), let n = top.firstIndex(where: { CBORMutator.keyText($0.0) == "namespaces" }),
+              case .map(var nss) = top[n].1.kind, !nss.isEmpty else { return nil }
+        let k = rng.below(nss.count)
+        guard let ns = CBORMutator.keyText(nss[k].0).flatMap(Namespace.init(rawValue:)), case .array(var rows) = nss[k].1.kind, !rows.isEmpty else { return nil }
+        let r = rng.below(rows.count)
+        guard case .map(var row) = rows[r].kind, f(&row, ns, &rng) else { return nil }
+        rows[r] = CBORMutator.Node(.map(row))
+        nss[k].1 = CBORMutator.Node(.array(rows))
+        top[n].1 = CBORMutator.Node(.map(nss))
+        return CBORMutator.encodedMap(top)
+    }
+
+    /// A snapshot row with two faults of different codes (an unknown member, a value of another
+    /// CBOR type, a byte string of the wrong length) on two members. Targets readers that walk
+    /// the schema and complain about leftovers last, instead of checking members in encoding
+    /// order (SPEC §7.4 [R7.4-17]).
+    static func rowTwoFaults(_ row: inout [(CBORMutator.Node, CBORMutator.Node)], _ ns: Namespace, _ rng: inout FuzzRNG) -> Bool {
+        let schema = LeafSchema.schema(for: ns)
+        func fixedLength(_ i: Int) -> Bool {
+            guard let name = CBORMutator.keyText(row[i].0), let f = schema.fields.first(where: { $0.name == name }) else { return false }
+            switch f.kind {
+            case .bytes(let n): return n != nil
+            case .normalizedHash: return true
+            default: return false
+            }
+        }
+        guard row.count >= 2 else { return false }
+        var faults = rng.shuffled(["unknown", "type", "length"])
+        var members = rng.shuffled(Array(row.indices))
+        for _ in 0..<2 {
+            let f = faults.removeFirst()
+            switch f {
+            case "unknown":
+                let key = CBORMutator.Node(.text(Array(rng.pick(["a", "id", "x_fuzz", "zzzzzzzzzzzzzzzzzzzzzzzz"]).utf8)))
+                let kb = CBORMutator.encoded(key)
+                guard let at = CBORMutator.sortedIndex(row, kb) else { continue }
+                row.insert((key, CBORMutator.Node(.unsigned(1))), at: at)
+                members = members.map { $0 >= at ? $0 + 1 : $0 }
+            case "length":
+                guard let i = members.first(where: fixedLength), case .bytes(var b) = row[i].1.kind else { fallthrough }
+                b.append(0)
+                row[i].1 = CBORMutator.Node(.bytes(b))
+                members.removeAll { $0 == i }
+            default:
+                guard let i = members.first else { return true }
+                row[i].1 = CBORMutator.retyped(row[i].1)
+                members.removeFirst()
+            }
+        }
+        return true
+    }
+
+    /// A bad row in one namespace and, later in the map, a namespace entry that is itself wrong (an
+    /// unknown name, an empty or non-array row list). Targets decoders that check every namespace
+    /// entry before any row (SPEC §7.4 [R7.4-16]: one namespace completely before the next).
+    static func badRowThenBadNamespace(_ bytes: [UInt8], _ rng: inout FuzzRNG) -> [UInt8]? {
+        guard let withBadRow = inRow(bytes, &rng, { row, ns, rng in
+            guard !row.isEmpty else { return false }
+            let i = rng.below(row.count)
+            row[i].1 = CBORMutator.retyped(row[i].1)
+            return true
+        }), var top = CBORMutator.topMap(withBadRow), let n = top.firstIndex(where: { CBORMutator.keyText($0.0) == "namespaces" }),
+              case .map(var nss) = top[n].1.kind else { return nil }
+        if rng.bool() || nss.count < 2 {
+            // An unknown name long enough to sort after every real one.
+            let key = CBORMutator.Node(.text(Array(rng.pick(["zzzzzzzzzzzzzzzzzzzz", "messages_archive_v2", "Notebook_entries_x"]).utf8)))
+            guard let at = CBORMutator.sortedIndex(nss, CBORMutator.encoded(key)) else { return nil }
+            nss.insert((key, CBORMutator.Node(.array([CBORMutator.Node(.map([]))]))), at: at)
+        } else {
+            nss[nss.count - 1].1 = rng.bool() ? CBORMutator.Node(.array([])) : CBORMutator.Node(.map([]))
+        }
+        top[n].1 = CBORMutator.Node(.map(nss))
+        return CBORMutator.encodedMap(top)
+    }
+
+    /// A snapshot input (vector form) whose `namespaces` lists, out of §4.1 order, a namespace with
+    /// a bad row before an unknown namespace name or before another bad row of another code.
+    /// Targets readers that take the JSON members as they come (SPEC §7.9: names first, then the
+    /// namespaces in §4.1 order).
+    static func snapshotInputTwoFaults(_ snap: JSONValue, _ rng: inout FuzzRNG) -> JSONValue? {
+        var members: [(String, JSONValue)] = (snap["namespaces"]?.objectValue ?? []).filter { !($0.1.arrayValue ?? []).isEmpty }
+        guard !members.isEmpty else { return nil }
+        // Namespaces in reverse §4.1 order.
+        members.sort { (Namespace(rawValue: $1.0)?.rawValueIndex ?? 0) < (Namespace(rawValue: $0.0)?.rawValueIndex ?? 0) }
+        func broken(_ k: Int, _ fault: RowFaults.Fault) {
+            guard let ns = Namespace(rawValue: members[k].0), var rows = members[k].1.arrayValue, !rows.isEmpty else { return }
+            let r = rng.below(rows.count)
+            rows[r] = RowFaults.oneFault(rows[r], ns, fault, &rng)
+            members[k].1 = .array(rows)
+        }
+        var faults = rng.shuffled([RowFaults.Fault.badType, .missing, .unknown, .badLength])
+        broken(0, faults.removeFirst())
+        if members.count >= 2 && rng.bool() {
+            broken(members.count - 1, faults.removeFirst())
+        } else {
+            members.append((rng.pick(["Messages", "unknown", "messages ", "zz"]), .array([])))
+        }
+        return snap.setting("namespaces", .object(members))
+    }
+
     /// `{cbor: hex}` from the reference's encode op (or an empty string when the input is refused).
     static func cbor(_ op: String, _ input: JSONValue) -> JSONValue {
         let out = FuzzReference.output("sync_offer", op, input)
