@@ -36,7 +36,7 @@ MESSAGES = {
 }
 FFI_PREFIXES = ('bad public bundle: ', 'bad credential: ', 'credential rejected: ', 'bad device list: ', 'device list rejected: ')
 
-# SPEC.md §10.8 items 1, 2 and 4 (3 and 5 are no longer differences): the cases where Haven's answer is intentionally not the vector's.
+# SPEC.md §10.8 items 1, 2 and 4 (3, 5 and 7 are not differences; 6 is handled in op_derive): the cases where Haven's answer is intentionally not the vector's.
 DIFFERENCES = [
     ('1 version exhaustion: Haven wraps 2^64 - 1 + 1 to 0', ['*/version/exhausted', 'merge/version/exhausted-remote']),
     ('2 signer check: Haven signs with the identity it is handed', ['*/signer/*', '*/order/signer-before-*']),
