@@ -72,6 +72,7 @@ enum PairingVectors {
         try pairCases(&b)
         try authCases(&b)
         try leakCases(&b)
+        try edgeCases(&b)
         try concurrencyCases(&b)
         try ensurePairedCases(&b)
         for (name, what, input, code) in B.inputFaults(B.request("GET", "/hello"), status: 200) {

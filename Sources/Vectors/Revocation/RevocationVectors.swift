@@ -84,6 +84,7 @@ enum RevocationVectors {
         try removeCases(&b)
         try listingCases(&b)
         try leakCases(&b)
+        try edgeCases(&b)
         try outcomeCases(&b)
         for (name, what, input, code) in B.inputFaults(B.request("GET", "/v1/sync/siblings"), status: 401) {
             try b.refuse("input/\(name)", "\(what): the scenario input is refused with a §3 code, never a trap", rules: ["R13.1-5"], input, code)
