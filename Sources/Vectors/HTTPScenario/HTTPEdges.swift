@@ -143,6 +143,15 @@ enum HTTPEdges {
         ]
     }
 
+    /// The largest body every service reads (SPEC [R13.1-9]).
+    static let bodyFloor = 65_536
+
+    /// `good` grown to exactly `bodyFloor` bytes by a leading `"pad"` member, which the route ignores.
+    static func paddedBody(_ good: String) -> String {
+        let shell = "{\"pad\":\"\",\(good.dropFirst())"
+        return "{\"pad\":\"" + String(repeating: "p", count: bodyFloor - shell.utf8.count) + "\"," + String(good.dropFirst())
+    }
+
     /// The control for `badBodies`: the same object with whitespace around and inside it reads.
     static func spacedBody(_ good: String) -> String {
         " \r\n\t" + good.replacingOccurrences(of: "\":", with: "\" :\n ").replacingOccurrences(of: ",\"", with: " ,\t\"") + "\n "

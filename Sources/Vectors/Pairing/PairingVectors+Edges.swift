@@ -97,6 +97,14 @@ extension PairingVectors {
                            B.scenario([B.step("pair", B.request("POST", "/pair", headers: [("Content-Type", "application/json")], text: body), B.expect(400)),
                                        helloStep("still-unpaired", paired: false)]))
         }
+        let padded = HTTPEdges.paddedBody(good)
+        try check(padded.utf8.count == HTTPEdges.bodyFloor, "the padded body is 64 KiB")
+        try b.scenario("body/64-kib", "a /pair body of exactly 64 KiB, its padding an ignored member before the token: read whole, 200 (no service limit below 64 KiB)",
+                       rules: ["R13.1-9", "R13.2-7", "R13.2-9"],
+                       B.scenario(values: [("t1", t1)], [
+                           B.step("pair", B.request("POST", "/pair", headers: [("Content-Type", "application/json")], text: padded), B.expect(200)),
+                           statusStep("admits", authorization: "Bearer ${t1}", 200),
+                       ]))
         try b.scenario("body/whitespace-around-and-inside", "the well-formed body with JSON whitespace around and between its tokens: read, 200 (the control of the body battery)",
                        rules: ["R13.1-6", "R13.2-9"],
                        B.scenario(values: [("t1", t1)], [

@@ -8,6 +8,7 @@ extension RevocationVectors {
         try bearerEdges(&b)
         try hexEdges(&b)
         try bodyEdges(&b)
+        try bodyFloorCases(&b)
         try hookEdges(&b)
     }
 
@@ -161,6 +162,15 @@ extension RevocationVectors {
                                      B.step(route, B.request("POST", path, headers: auth("alice") + [("Content-Type", "application/json")], text: HTTPEdges.spacedBody(good)),
                                             B.expect(route == "register" ? 200 : 204))]))
         }
+    }
+
+    static func bodyFloorCases(_ b: inout Builder) throws {
+        let padded = HTTPEdges.paddedBody("{\"pubkey_hex\":\"\(keys[1].1)\"}")
+        try b.scenario("body/register-64-kib", "a register body of exactly 64 KiB, its padding an ignored member before pubkey_hex: read whole, 200 (no service limit below 64 KiB)",
+                       rules: ["R13.1-9", "R13.4-5"],
+                       scenario([withAlice, B.step("register", B.request("POST", "/v1/identity/register", headers: auth("alice") + [("Content-Type", "application/json")], text: padded),
+                                                   B.expect(200, json: B.object([("pubkey_hex", B.eq(keys[1].1))]))),
+                                 siblings("listed", "alice", [keys[1].1])]))
     }
 
     static func hookEdges(_ b: inout Builder) throws {
