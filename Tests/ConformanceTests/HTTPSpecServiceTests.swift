@@ -94,6 +94,138 @@ import Vectors
         }
     }
 
+    /// An identity service written from SPEC.md §13.1 and §13.4 alone; `caseInsensitiveRouter`
+    /// matches the literal segments of a route in any case (parameters kept as sent).
+    final class SpecIdentity: HTTPService, @unchecked Sendable {
+        let name = "identity"
+        let caseInsensitiveRouter: Bool
+        private let lock = NSLock()
+        private var rows: [(key: [UInt8], user: String, revoked: Bool)] = []
+        private var sessions: [(token: [UInt8], user: String)] = []
+
+        init(caseInsensitiveRouter: Bool = false) { self.caseInsensitiveRouter = caseInsensitiveRouter }
+
+        static func hexBytes(_ s: String) -> [UInt8]? {
+            let u = Array(s.utf8)
+            guard u.count == 64 else { return nil }
+            var out: [UInt8] = []
+            for i in stride(from: 0, to: 64, by: 2) {
+                guard let hi = nibble(u[i]), let lo = nibble(u[i + 1]) else { return nil }
+                out.append(hi << 4 | lo)
+            }
+            return out
+        }
+
+        static func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x61...0x66: return c - 0x61 + 10
+            case 0x41...0x46: return c - 0x41 + 10
+            default: return nil
+            }
+        }
+
+        static func lowerHex(_ b: [UInt8]) -> String { b.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined() }
+
+        func same(_ a: Substring, _ literal: String) -> Bool { caseInsensitiveRouter ? a.lowercased() == literal : a == literal }
+
+        /// The route pattern's parameters when `segments` match it (`:` marks a parameter).
+        func match(_ segments: [Substring], _ pattern: String) -> [String]? {
+            let p = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            guard p.count == segments.count else { return nil }
+            var params: [String] = []
+            for (want, got) in zip(p, segments) {
+                if want.hasPrefix(":") {
+                    guard !got.isEmpty else { return nil }
+                    params.append(String(got))
+                } else if !same(got, String(want)) { return nil }
+            }
+            return params
+        }
+
+        func handle(_ r: HTTPRequest) -> HTTPResponse {
+            lock.lock()
+            defer { lock.unlock() }
+            let path = r.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let segs = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+            guard path.hasPrefix("/") else { return .json(404, .object([])) }
+            if r.method == "POST", match(segs, "/conformance/reset") != nil {
+                if !r.body.isEmpty, case .failure = StrictJSON.object(r.body) { return .json(400, .object([])) }
+                rows = []
+                sessions = []
+                return HTTPResponse(status: 204)
+            }
+            if r.method == "POST", match(segs, "/conformance/session") != nil {
+                guard case .success(let v) = StrictJSON.object(r.body), case .string(let u)? = v["user_id"], (1...64).contains(u.utf8.count),
+                      u.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) || $0 == 0x2d }) else {
+                    return .json(400, .object([]))
+                }
+                let token = Array(UUID().uuidString.lowercased().filter { $0 != "-" }.utf8)
+                sessions.append((token, u))
+                return .json(200, .object([("token", .string(String(decoding: token, as: UTF8.self)))]))
+            }
+            if r.method == "GET", let p = match(segs, "/v1/sync/self-status/:hex") {
+                guard let key = Self.hexBytes(p[0]) else { return .json(400, .object([])) }
+                let row = rows.first { $0.key == key }
+                return .json(200, .object([("registered", .bool(row != nil)), ("revoked", .bool(row?.revoked ?? false))]))
+            }
+            if r.method == "GET", let p = match(segs, "/v1/identity/users/:id/pubkeys") {
+                return .json(200, .object([("pubkeys", .array(rows.filter { $0.user == p[0] && !$0.revoked }.map { .string(Self.lowerHex($0.key)) }))]))
+            }
+            let session: [(String, String)] = [("POST", "/v1/identity/register"), ("GET", "/v1/sync/siblings"), ("POST", "/v1/sync/siblings/remove"), ("POST", "/v1/sync/siblings/revoke-all")]
+            guard let (_, route) = session.first(where: { $0.0 == r.method && match(segs, $0.1) != nil }) else { return .json(404, .object([])) }
+            guard let user = account(r) else { return .json(401, .object([])) }
+            switch route {
+            case "/v1/sync/siblings":
+                return .json(200, .object([("siblings", .array(rows.filter { $0.user == user && !$0.revoked }.map { .string(Self.lowerHex($0.key)) }))]))
+            case "/v1/sync/siblings/revoke-all":
+                for i in rows.indices where rows[i].user == user { rows[i].revoked = true }
+                return HTTPResponse(status: 204)
+            default:
+                guard case .success(let v) = StrictJSON.object(r.body), case .string(let hex)? = v["pubkey_hex"], let key = Self.hexBytes(hex) else {
+                    return .json(400, .object([]))
+                }
+                if route == "/v1/identity/register" {
+                    guard !rows.contains(where: { $0.key == key }) else { return .json(409, .object([])) }
+                    rows.append((key, user, false))
+                    return .json(200, .object([("pubkey_hex", .string(Self.lowerHex(key)))]))
+                }
+                for i in rows.indices where rows[i].user == user && rows[i].key == key { rows[i].revoked = true }
+                return HTTPResponse(status: 204)
+            }
+        }
+
+        /// RFC 9110 §11.1/§11.4: one line, `Bearer` in any case, one or more spaces, the token.
+        func account(_ r: HTTPRequest) -> String? {
+            let lines = r.values("Authorization")
+            guard lines.count == 1 else { return nil }
+            let v = lines[0]
+            guard v.count > 7, String(decoding: v.prefix(6), as: UTF8.self).lowercased() == "bearer", v[6] == 0x20 else { return nil }
+            let token = Array(v.dropFirst(6).drop { $0 == 0x20 })
+            guard !token.isEmpty else { return nil }
+            return sessions.first { $0.token == token }?.user
+        }
+    }
+
+    static func play(_ service: SpecIdentity) throws -> [CaseRecord] {
+        try HTTPTests.withServer(.service(service)) { try HTTPTests.run("revocation", port: $0) }.run.records
+    }
+
+    @Test func theFaithfulIdentityServicePassesEveryScenario() throws {
+        let records = try Self.play(SpecIdentity())
+        #expect(records.count == HTTPTests.scenarios("revocation").count)
+        #expect(records.filter { $0.outcome != .passed }.map { "\($0.id): \($0.outcome.failure?.summary ?? "")" } == [])
+    }
+
+    @Test func aCaseInsensitiveIdentityRouterIsFailedByTheRouteScenarios() throws {
+        let failing = try Self.play(SpecIdentity(caseInsensitiveRouter: true)).filter { $0.outcome != .passed }
+        let ids = failing.map(\.id)
+        #expect(ids.contains("revocation/scenario/route/siblings-uppercase"))
+        #expect(ids.contains("revocation/scenario/route/self-status-capitalised"))
+        #expect(ids.allSatisfy { $0.hasPrefix("revocation/scenario/route/") }, "\(ids)")
+        #expect(failing.allSatisfy { $0.outcome.failure?.kind == .wrongOutput })
+    }
+
     static func play(_ service: SpecPairing) throws -> [CaseRecord] {
         try HTTPTests.withServer(.service(service)) { try HTTPTests.run("pairing", port: $0, skip: ["*/timing/*"]) }.run.records
     }

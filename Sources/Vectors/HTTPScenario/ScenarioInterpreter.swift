@@ -311,7 +311,12 @@ public struct ScenarioInterpreter: Sendable {
             let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             switch cur {
             case .object: guard let next = cur[token] else { return nil }; cur = next
-            case .array(let a): guard let i = Int(token), i >= 0, i < a.count else { return nil }; cur = a[i]
+            case .array(let a):
+                // RFC 6901 §4: an index is "0" or digits without a leading zero (no sign, no space).
+                let u = Array(token.utf8)
+                guard !u.isEmpty, u.count <= 18, u.allSatisfy({ (0x30...0x39).contains($0) }), u == [0x30] || u[0] != 0x30,
+                      let i = Int(token), i < a.count else { return nil }
+                cur = a[i]
             default: return nil
             }
         }
