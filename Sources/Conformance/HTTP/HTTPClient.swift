@@ -74,7 +74,7 @@ public final class HTTPConnection {
 
     /// How long the client waits, after the header section of an answer that has no body, for
     /// stray bytes a service sends anyway before it closes the connection (SPEC §6.13).
-    static let strayQuietNanos: UInt64 = 250_000_000
+    static let strayQuietNanos: UInt64 = 100_000_000
 
     func readResponse(method: String, deadline: UInt64, closeRequested: Bool = true) -> Result<HTTPResponse, TransportFailure> {
         guard let r = reader else { return .failure(TransportFailure(.closed, "not connected")) }
