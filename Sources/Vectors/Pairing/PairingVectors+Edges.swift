@@ -135,7 +135,7 @@ extension PairingVectors {
                        rules: ["R13.2-20", "R13.1-2", "R13.2-10"], twoFaults: true,
                        B.scenario(values: [("t1", t1)], setup: .object([("fail_saves", .unsigned(1))]), [
                            pairStep("malformed", "not-a-token", 400),
-                           B.step("not-json", B.request("POST", "/pair", text: "token=${t1}"), B.expect(400)),
+                           B.step("not-json", B.request("POST", "/pair", headers: [("Content-Type", "application/json")], text: "token=${t1}"), B.expect(400)),
                            statusStep("refused", authorization: "Bearer ${t1}", 401),
                            pairStep("save-fails", "${t1}", 400),
                            helloStep("still-unpaired", paired: false),

@@ -277,7 +277,7 @@ enum RevocationVectors {
                            userPubkeys("lookup", alice, [keys[0].1]),
                            remove("remove", "bob", "${k1}"),
                            B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all", headers: auth("alice")), B.expect(204, empty: true)),
-                           B.step("bad-body", B.request("POST", "/v1/identity/register", headers: auth("alice"), text: "${alice}"), B.expect(400)),
+                           B.step("bad-body", B.request("POST", "/v1/identity/register", headers: auth("alice") + [("Content-Type", "application/json")], text: "${alice}"), B.expect(400)),
                            B.step("unknown-route", B.request("GET", "/v1/sync/nothing-here", headers: auth("alice")), B.expect(404)),
                        ]))
     }
