@@ -97,6 +97,15 @@ extension PairingVectors {
                            B.scenario([B.step("pair", B.request("POST", "/pair", headers: [("Content-Type", "application/json")], text: body), B.expect(400)),
                                        helloStep("still-unpaired", paired: false)]))
         }
+        for (name, what, body) in HTTPEdges.badBodies(good) {
+            try b.scenario("body/paired-\(name)", "on a paired body, a /pair body that is \(what): 409, the paired check comes before the body is read",
+                           rules: ["R13.2-6", "R13.2-5", "R13.1-6"], twoFaults: true,
+                           B.scenario(values: [("t1", t1)], excludes: ["${t1}"], [
+                               pairT1,
+                               B.step("pair", B.request("POST", "/pair", headers: [("Content-Type", "application/json")], text: body), B.expect(409)),
+                               statusStep("still-admits", authorization: "Bearer ${t1}", 200),
+                           ]))
+        }
         let padded = HTTPEdges.paddedBody(good)
         try check(padded.utf8.count == HTTPEdges.bodyFloor, "the padded body is 64 KiB")
         try b.scenario("body/64-kib", "a /pair body of exactly 64 KiB, its padding an ignored member before the token: read whole, 200 (no service limit below 64 KiB)",

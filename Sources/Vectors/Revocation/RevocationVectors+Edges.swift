@@ -156,6 +156,12 @@ extension RevocationVectors {
                                scenario([withAlice, registerK1,
                                          B.step(route, B.request("POST", path, headers: auth("alice") + [("Content-Type", "application/json")], text: body), B.expect(400)), after]))
             }
+            for (name, what, body) in HTTPEdges.badBodies(good) {
+                try b.scenario("body/\(route)-no-session-\(name)", "no session and a \(route) body that is \(what): 401, the session is checked before the body is read",
+                               rules: ["R13.4-3", "R13.4-2", "R13.1-6"], twoFaults: true,
+                               scenario([withAlice, registerK1,
+                                         B.step(route, B.request("POST", path, headers: [("Content-Type", "application/json")], text: body), B.expect(401)), after]))
+            }
             try b.scenario("body/\(route)-whitespace-around-and-inside", "a \(route) body with JSON whitespace around and between its tokens: read (the control of the body battery)",
                            rules: ["R13.1-6", "R13.4-4"],
                            scenario([withAlice, registerK1,
