@@ -217,9 +217,12 @@ import Glibc
         #expect(r.status == 1)
         #expect(r.stdout.contains("FAIL pairing/scenario/hello/unpaired [timeout]"))
         #expect(r.stdout.contains("the service did not answer in time and was stopped (it is restarted for the next case)"))
-        #expect(r.stdout.contains("NOT RUN 1 case(s): the service was stopped after a timeout and the restart budget (--max-restarts 1) is spent"))
+        // Two cases time out (the first service, then its one restart); the rest are not run.
+        let hello = Self.scenarios("pairing").filter { $0.id.hasPrefix("pairing/scenario/hello/") }.count
+        #expect(hello >= 3)
+        #expect(r.stdout.contains("NOT RUN \(hello - 2) case(s): the service was stopped after a timeout and the restart budget (--max-restarts 1) is spent"))
         #expect(r.stdout.contains("; 1 restart(s)"))
-        #expect(r.lastLine == "0 passed, 3 failed, 0 skipped")
+        #expect(r.lastLine == "0 passed, \(hello) failed, 0 skipped")
     }
 
     @Test func jsonReportCarriesTheTimingFigure() throws {

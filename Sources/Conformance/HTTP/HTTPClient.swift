@@ -58,7 +58,7 @@ public final class HTTPConnection {
             close()
             return .failure(f)
         }
-        let result = readResponse(method: request.method, deadline: deadline)
+        let result = readResponse(method: request.method, deadline: deadline, closeRequested: wantClose)
         if case .failure = result { close() } else if wantClose || !reusable { close() }
         return result
     }
@@ -72,7 +72,11 @@ public final class HTTPConnection {
         }
     }
 
-    func readResponse(method: String, deadline: UInt64) -> Result<HTTPResponse, TransportFailure> {
+    /// How long the client waits, after the header section of an answer that has no body, for
+    /// stray bytes a service sends anyway before it closes the connection (SPEC §6.13).
+    static let strayQuietNanos: UInt64 = 100_000_000
+
+    func readResponse(method: String, deadline: UInt64, closeRequested: Bool = true) -> Result<HTTPResponse, TransportFailure> {
         guard let r = reader else { return .failure(TransportFailure(.closed, "not connected")) }
         while true {
             let head: HTTPWire.Head
@@ -92,13 +96,20 @@ public final class HTTPConnection {
             case .failure(let f): return .failure(f)
             case .success(let fr): framing = fr
             }
-            let body: [UInt8]
+            var body: [UInt8]
             switch HTTPWire.readBody(r, framing, deadline: deadline) {
             case .failure(let f): return .failure(f)
             case .success(let b): body = b
             }
             // 1xx answers are interim: the final one follows (RFC 9110 §15.2).
             if (100..<200).contains(status) && status != 101 { continue }
+            // A 204, a 304 and an answer to HEAD end with their header section (RFC 9112 §6.3).
+            // Whatever the service sends after it is kept as the body, so the judge sees the bytes
+            // on the wire, which a kept-alive client would take for the start of the next answer.
+            if case .none = framing, status != 101 {
+                body = r.drainStray(quiet: closeRequested ? Self.strayQuietNanos : 0, cap: HTTPWire.maxBodyBytes, deadline: deadline)
+                if !body.isEmpty { reusable = false }
+            }
             if case .untilClose = framing { reusable = false }
             if head.values("Connection").contains(where: { String(decoding: $0, as: UTF8.self).lowercased().contains("close") }) { reusable = false }
             return .success(HTTPResponse(status: status, reason: reason, headers: head.fields, body: body))

@@ -182,6 +182,17 @@ public enum HTTPRunner {
     /// One scenario case over sockets: its verdict and its timing figures.
     public static func judge(_ c: SuiteCase, host: String, port: UInt16, timeout: Double) -> (Verdict, [TimingFigure]) {
         let scenario: Scenario
+        if case .error(let code) = c.expected {
+            // A scenario input every reader must refuse (SPEC [R13.1-5]): the runner judges its own
+            // reading of it, and the service is not asked.
+            do {
+                _ = try Scenario.parse(c.input)
+                return (.fail(Failure(.wrongOutput, "the scenario input was read; expected it to be refused with \(code)")), [])
+            } catch {
+                return error.code.rawValue == code ? (.pass, [])
+                    : (.fail(Failure(.wrongOutput, "the scenario input was refused with \(error.code.rawValue), expected \(code): \(error)")), [])
+            }
+        }
         do { scenario = try Scenario.parse(c.input) } catch {
             return (.fail(Failure(.error, "the case's scenario is unusable: \(error)")), [])
         }

@@ -17,6 +17,10 @@ public final class HTTPServer: @unchecked Sendable {
         case broken(BrokenKind)
         /// Reads the request head, writes exactly these bytes, closes (tests of the client).
         case scripted([UInt8])
+        /// Reads each request whole, answers it with exactly the bytes the closure returns and
+        /// closes the connection (tests: services that put on the wire what `HTTPWire.serialize`
+        /// never would, such as a 204 with content).
+        case wire(@Sendable (HTTPRequest) -> [UInt8])
     }
 
     /// Bad answers a service can give (SPEC.md §6.13); the runner reports each as a failure.
@@ -131,7 +135,10 @@ public final class HTTPServer: @unchecked Sendable {
             _ = Socket.writeAll(fd, bytes, deadline: Socket.deadline(after: requestTimeout))
             return
         }
-        guard case .service(let service) = behaviour else { return }
+        switch behaviour {
+        case .service, .wire: break
+        default: return
+        }
         while true {
             // Wait (idle timeout) for the first byte of the next request, then give it the request timeout.
             if reader.buffered == 0 {
@@ -174,6 +181,11 @@ public final class HTTPServer: @unchecked Sendable {
             let request = HTTPRequest(method: method, target: String(decoding: parts[1], as: UTF8.self), headers: head.fields, body: body)
             let connectionValues = head.values("Connection").map { String(decoding: $0, as: UTF8.self).lowercased() }
             let close = version == "HTTP/1.0" ? !connectionValues.contains { $0.contains("keep-alive") } : connectionValues.contains { $0.contains("close") }
+            if case .wire(let answer) = behaviour {
+                _ = Socket.writeAll(fd, answer(request), deadline: Socket.deadline(after: requestTimeout))
+                return
+            }
+            guard case .service(let service) = behaviour else { return }
             let answer = service.handle(request)
             guard Socket.writeAll(fd, HTTPWire.serialize(answer, close: close, headOnly: method == "HEAD"), deadline: Socket.deadline(after: requestTimeout)) == nil, !close else { return }
         }

@@ -155,7 +155,7 @@ public enum HTTPWire {
         return .success(out)
     }
 
-    static func serialize(_ res: HTTPResponse, close: Bool, headOnly: Bool = false) -> [UInt8] {
+    package static func serialize(_ res: HTTPResponse, close: Bool, headOnly: Bool = false) -> [UInt8] {
         var out = Array("HTTP/1.1 \(res.status) \(res.reason)\r\n".utf8)
         for f in res.headers where !HTTPField.sameName(f.name, "Content-Length") && !HTTPField.sameName(f.name, "Connection") {
             out += Array(f.name.utf8) + Array(": ".utf8) + f.value + [0x0d, 0x0a]

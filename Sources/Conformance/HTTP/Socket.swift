@@ -202,6 +202,23 @@ final class SocketReader {
         return .success(out)
     }
 
+    /// The bytes that follow an answer with no body (a 204, a 304, an answer to HEAD), which a
+    /// service should never send: read until the peer closes, `quiet` nanoseconds pass without a
+    /// byte, the deadline, or `cap` bytes. With `quiet` 0 only what has already arrived is taken.
+    func drainStray(quiet: UInt64, cap: Int, deadline: UInt64) -> [UInt8] {
+        drain: while buffered <= cap {
+            let until = min(deadline, Socket.now() &+ quiet)
+            switch fill(deadline: until) {
+            case .data: continue
+            case .eof, .timeout, .error: break drain
+            }
+        }
+        let end = min(buffer.count, start + cap)
+        let out = Array(buffer[start..<end])
+        start = buffer.count
+        return out
+    }
+
     /// Everything until the peer closes, at most `cap` bytes.
     func readToEOF(cap: Int, deadline: UInt64, what: String) -> Result<[UInt8], TransportFailure> {
         while true {

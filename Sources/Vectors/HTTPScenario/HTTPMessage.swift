@@ -105,6 +105,14 @@ public struct HTTPField: Sendable, Equatable {
         return true
     }
 
+    /// A field value without the spaces and tabs around it (RFC 9112 §5.1: they are not part of it).
+    public static func trimmed(_ v: [UInt8]) -> [UInt8] {
+        var lo = 0, hi = v.count
+        while lo < hi, v[lo] == 0x20 || v[lo] == 0x09 { lo += 1 }
+        while hi > lo, v[hi - 1] == 0x20 || v[hi - 1] == 0x09 { hi -= 1 }
+        return Array(v[lo..<hi])
+    }
+
     static func lower(_ c: UInt8) -> UInt8 { (0x41...0x5a).contains(c) ? c | 0x20 : c }
 }
 

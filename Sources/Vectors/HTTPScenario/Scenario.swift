@@ -6,6 +6,9 @@ public struct Scenario: Sendable {
     public var values: [(String, String)]
     /// The body of `POST /conformance/reset` (SPEC [R13.1-1], [R13.1-2]).
     public var setup: JSONValue
+    /// Texts that no answer of any step may carry, in a header field or the body, the test hooks'
+    /// answers excepted (SPEC §13.1); a `${name}` captured by a step is checked once it is bound.
+    public var excludes: [String] = []
     public var steps: [Step]
 
     public enum Step: Sendable {
@@ -44,7 +47,8 @@ public struct Scenario: Sendable {
         public var json: Predicate?
         /// The body must be empty.
         public var emptyBody: Bool
-        /// Texts that must appear nowhere in the body's bytes (a token must never be echoed).
+        /// Texts that must appear nowhere in the answer: no header field and no body byte run
+        /// holds them (a token must never be echoed).
         public var excludes: [String]
     }
 
@@ -93,7 +97,27 @@ public struct Scenario: Sendable {
             steps.append(try step(s, path: "steps[\(i)]"))
         }
         guard !steps.isEmpty else { throw WireError(.inputBadValue, "a scenario has at least one step", field: "steps") }
-        return Scenario(values: values, setup: setup, steps: steps)
+        var excludes: [String] = []
+        if let e = try Input.optionalMember(input, "excludes", path: "") {
+            // Every name must be a value or a capture of some step: a typo would check nothing.
+            var known = Set(values.map(\.0))
+            for s in steps {
+                switch s {
+                case .request(let r): known.formUnion(r.capture.map(\.0))
+                case .race(let r): known.formUnion(r.capture.map(\.0))
+                case .timing: break
+                }
+            }
+            for (i, t) in try Input.array(e, path: "excludes").enumerated() {
+                let text = try Input.text(t, path: "excludes[\(i)]")
+                guard !text.isEmpty else { throw WireError(.inputBadValue, "an excluded text is not empty", field: "excludes[\(i)]") }
+                for name in ScenarioInterpreter.names(in: text) where !known.contains(name) {
+                    throw WireError(.inputBadValue, "no value or capture named \(name)", field: "excludes[\(i)]")
+                }
+                excludes.append(text)
+            }
+        }
+        return Scenario(values: values, setup: setup, excludes: excludes, steps: steps)
     }
 
     static func step(_ v: JSONValue, path: String) throws(WireError) -> Step {
@@ -102,12 +126,11 @@ public struct Scenario: Sendable {
             let p = "\(path).race"
             var counts: [(Int, Int)] = []
             for (k, n) in try Input.object(try Input.member(r, "counts", path: p), path: "\(p).counts") {
-                guard let status = Int(k), (100...599).contains(status) else { throw WireError(.inputBadValue, "counts keys are statuses", field: "\(p).counts") }
-                counts.append((status, Int(try Input.uint64(n, path: "\(p).counts.\(k)"))))
+                counts.append((try statusKey(k, path: "\(p).counts"), try answerCount(n, path: "\(p).counts.\(k)")))
             }
             var capture: [(String, Int)] = []
             if let c = try Input.optionalMember(r, "capture", path: p) {
-                for (k, s) in try Input.object(c, path: "\(p).capture") { capture.append((k, Int(try Input.uint64(s, path: "\(p).capture.\(k)")))) }
+                for (k, s) in try Input.object(c, path: "\(p).capture") { capture.append((k, try status(s, path: "\(p).capture.\(k)"))) }
             }
             let vals = try Input.array(try Input.member(r, "values", path: p), path: "\(p).values")
             var texts: [String] = []
@@ -125,7 +148,7 @@ public struct Scenario: Sendable {
                                       b: try Input.text(try Input.member(t, "b", path: p), path: "\(p).b"),
                                       samples: Int(samples),
                                       request: try request(try Input.member(t, "request", path: p), path: "\(p).request"),
-                                      status: Int(try Input.uint64(try Input.member(t, "status", path: p), path: "\(p).status"))))
+                                      status: try status(try Input.member(t, "status", path: p), path: "\(p).status")))
         }
         let req = try request(try Input.member(v, "request", path: path), path: "\(path).request")
         let exp = try expectation(try Input.member(v, "expect", path: path), path: "\(path).expect")
@@ -157,7 +180,7 @@ public struct Scenario: Sendable {
     }
 
     static func expectation(_ v: JSONValue, path: String) throws(WireError) -> Expectation {
-        let status = Int(try Input.uint64(try Input.member(v, "status", path: path), path: "\(path).status"))
+        let status = try status(try Input.member(v, "status", path: path), path: "\(path).status")
         var headers: [(String, Predicate)] = []
         if let h = try Input.optionalMember(v, "headers", path: path) {
             for (k, p) in try Input.object(h, path: "\(path).headers") { headers.append((k, try Predicate.parse(p, path: "\(path).headers.\(k)"))) }
@@ -169,5 +192,35 @@ public struct Scenario: Sendable {
             for (i, t) in try Input.array(e, path: "\(path).excludes").enumerated() { excludes.append(try Input.text(t, path: "\(path).excludes[\(i)]")) }
         }
         return Expectation(status: status, headers: headers, json: json, emptyBody: empty, excludes: excludes)
+    }
+
+    // MARK: - Numbers (SPEC §13.1: every number of a scenario is read through these, never a bare `Int(_:)`)
+
+    /// An HTTP status: an unsigned integer by §2.2 rule 3 (a non-integer, a negative value or one
+    /// beyond 2^64−1 is `input_bad_type`), then 100…599 (RFC 9110 §15), else `input_bad_value`.
+    static func status(_ v: JSONValue, path: String) throws(WireError) -> Int {
+        let n = try Input.uint64(v, path: path)
+        guard let s = Int(exactly: n), (100...599).contains(s) else {
+            throw WireError(.inputBadValue, "a status is an integer from 100 to 599, got \(n)", field: path)
+        }
+        return s
+    }
+
+    /// A status written as an object member name (a race's `counts`): exactly three ASCII digits,
+    /// the first 1–5, so `"+200"`, `"0200"`, `"２００"` and `"600"` are `input_bad_value`.
+    static func statusKey(_ k: String, path: String) throws(WireError) -> Int {
+        let u = Array(k.utf8)
+        guard u.count == 3, (0x31...0x35).contains(u[0]), u.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw WireError(.inputBadValue, "counts keys are statuses 100…599 in three decimal digits, got \(JSONComparisonText.render(.string(k)))", field: path)
+        }
+        return u.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// How many answers of a race carry a status: an unsigned integer (§2.2 rule 3), at most 64
+    /// (a race sends at most 64 requests), else `input_bad_value`.
+    static func answerCount(_ v: JSONValue, path: String) throws(WireError) -> Int {
+        let n = try Input.uint64(v, path: path)
+        guard n <= 64 else { throw WireError(.inputBadValue, "a race sends at most 64 requests, so a count is 0…64, got \(n)", field: path) }
+        return Int(n)
     }
 }

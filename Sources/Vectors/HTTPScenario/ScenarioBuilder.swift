@@ -52,6 +52,56 @@ enum ScenarioBuilder {
         return .object(m)
     }
 
+    static func scenario(values: [(String, String)] = [], setup: CBOR? = nil, excludes: [String], _ steps: [CBOR]) -> CBOR {
+        var m: Pairs = []
+        if !values.isEmpty { m.append(("values", .object(values.map { ($0.0, .text($0.1)) }))) }
+        if let setup { m.append(("setup", setup)) }
+        m.append(("excludes", .array(excludes.map { .text($0) })))
+        m.append(("steps", .array(steps)))
+        return .object(m)
+    }
+
+    /// Scenario inputs every reader must refuse, one per number of §13.1 (SPEC [R13.1-5]), built
+    /// around one harmless request of the service: (name, what, input, code). Both HTTP formats
+    /// get the same table.
+    static func inputFaults(_ request: CBOR, status: Int) -> [(String, String, CBOR, ErrorCode)] {
+        let u64max = CBOR.jsonNumber("18446744073709551615"), beyond = CBOR.jsonNumber("18446744073709551616")
+        func expecting(_ st: CBOR, extra: Pairs = []) -> CBOR {
+            .object([("steps", .array([.object([("name", .text("probe")), ("request", request), ("expect", .object([("status", st)] + extra))])]))])
+        }
+        func racing(counts: Pairs, capture: Pairs = []) -> CBOR {
+            var r: Pairs = [("vary", .text("n")), ("values", .array([.text("1"), .text("2")])), ("request", request), ("counts", .object(counts))]
+            if !capture.isEmpty { r.append(("capture", .object(capture))) }
+            return .object([("steps", .array([.object([("name", .text("race")), ("race", .object(r))])]))])
+        }
+        func timing(status st: CBOR, samples: CBOR = int(10)) -> CBOR {
+            .object([("steps", .array([.object([("name", .text("timing")), ("timing", .object([
+                ("vary", .text("n")), ("a", .text("1")), ("b", .text("2")), ("samples", samples), ("request", request), ("status", st),
+            ]))])]))])
+        }
+        let key = String(status)
+        return [
+            ("status-2e64-minus-1", "an expected status of 2^64−1 (the value that trapped serve and the runner): a uint64, outside 100…599", expecting(u64max), .inputBadValue),
+            ("status-2e63", "an expected status of 2^63, one past Int64", expecting(.jsonNumber("9223372036854775808")), .inputBadValue),
+            ("status-beyond-uint64", "an expected status of 2^64: beyond every integer type", expecting(beyond), .inputBadType),
+            ("status-decimal-string-huge", "an expected status as the canonical decimal string of 2^64−1", expecting(.text("18446744073709551615")), .inputBadValue),
+            ("status-600", "an expected status of 600: not an HTTP status", expecting(int(600)), .inputBadValue),
+            ("status-99", "an expected status of 99: not an HTTP status", expecting(int(99)), .inputBadValue),
+            ("status-negative", "an expected status of −1: not unsigned", expecting(.negative(0)), .inputBadType),
+            ("status-fraction", "an expected status of 200.0: not an integer", expecting(.jsonNumber("200.0")), .inputBadType),
+            ("race-count-2e64-minus-1", "a race count of 2^64−1 answers", racing(counts: [(key, u64max)]), .inputBadValue),
+            ("race-count-65", "a race count of 65: a race sends at most 64 requests", racing(counts: [(key, int(65))]), .inputBadValue),
+            ("race-key-plus-sign", "a race count keyed \"+\(key)\": not three digits", racing(counts: [("+" + key, int(2))]), .inputBadValue),
+            ("race-key-leading-zero", "a race count keyed \"0\(key)\"", racing(counts: [("0" + key, int(2))]), .inputBadValue),
+            ("race-key-fullwidth", "a race count keyed in full-width digits", racing(counts: [(String(String.UnicodeScalarView(key.unicodeScalars.map { Unicode.Scalar($0.value - 0x30 + 0xFF10)! })), int(2))]), .inputBadValue),
+            ("race-capture-2e64-minus-1", "a race capture of status 2^64−1", racing(counts: [(key, int(2))], capture: [("x", u64max)]), .inputBadValue),
+            ("timing-status-2e64-minus-1", "a timing status of 2^64−1", timing(status: u64max), .inputBadValue),
+            ("timing-samples-2e64-minus-1", "a timing step of 2^64−1 samples", timing(status: int(status), samples: u64max), .inputBadValue),
+            ("hex-length-2e64-minus-1", "a hex predicate of length 2^64−1", expecting(int(status), extra: [("json", .object([("hex", u64max)]))]), .inputBadValue),
+            ("excludes-unknown-name", "a scenario excludes naming neither a value nor a capture", .object([("excludes", .array([.text("${nobody}")])), ("steps", expecting(int(status))["steps"]!)]), .inputBadValue),
+        ]
+    }
+
     // MARK: predicates (SPEC §13.1)
 
     static func eq(_ v: CBOR) -> CBOR { .object([("eq", v)]) }

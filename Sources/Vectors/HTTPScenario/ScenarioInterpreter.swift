@@ -60,8 +60,24 @@ public struct ScenarioInterpreter: Sendable {
         case .success(let r) where r.status != 204:
             return fail(0, "reset", .expectation, "POST \(Self.resetPath) answered \(r.status), expected 204: the service must expose the test hooks of SPEC §13.1",
                         [Self.preview(r)])
-        case .success:
-            break
+        case .success(let r):
+            if let fault = Self.framingFault(r, method: "POST") {
+                return fail(0, "reset", .expectation, "POST \(Self.resetPath): \(fault)", [Self.preview(r)])
+            }
+        }
+
+        /// What every answer of every step must meet whatever the step expects (SPEC §6.13): no
+        /// content where its status or method allows none, and no text of the scenario's `excludes`.
+        func common(_ r: HTTPResponse, _ req: HTTPRequest, _ vars: [(String, String)]) -> String? {
+            if let fault = Self.framingFault(r, method: req.method) { return fault }
+            guard !req.path.hasPrefix("/conformance/") else { return nil }
+            for x in scenario.excludes {
+                guard let text = try? Self.substitute(x, vars) else { continue }  // captured by a later step
+                if let place = Self.carrier(of: text, in: r) {
+                    return "\(place) carries \(JSONComparisonText.render(.string(text))), which no answer may send (the scenario's excludes)"
+                }
+            }
+            return nil
         }
 
         for (index, step) in scenario.steps.enumerated() {
@@ -74,6 +90,9 @@ public struct ScenarioInterpreter: Sendable {
                     case .failure(let f):
                         return fail(n, s.name, .transport(f.kind), "\(req.method) \(req.target): \(f.message)")
                     case .success(let answer):
+                        if let fault = common(answer, req, vars) {
+                            return fail(n, s.name, .expectation, "\(req.method) \(req.target): \(fault)", [Self.preview(answer)])
+                        }
                         if let (summary, details) = try judge(answer, s.expect, vars) {
                             return fail(n, s.name, .expectation, "\(req.method) \(req.target): \(summary)", details)
                         }
@@ -97,7 +116,11 @@ public struct ScenarioInterpreter: Sendable {
                         switch a {
                         case .failure(let f):
                             return fail(n, s.name, .transport(f.kind), "request \(i + 1) of \(answers.count) in the race: \(f.message)")
-                        case .success(let r): statuses.append(r.status)
+                        case .success(let r):
+                            if let fault = common(r, requests[i], vars) {
+                                return fail(n, s.name, .expectation, "request \(i + 1) of \(answers.count) in the race, \(requests[i].method) \(requests[i].target): \(fault)", [Self.preview(r)])
+                            }
+                            statuses.append(r.status)
                         }
                     }
                     var got: [Int: Int] = [:]
@@ -136,6 +159,10 @@ public struct ScenarioInterpreter: Sendable {
                         case .failure(let f):
                             return fail(n, s.name, .transport(f.kind), "timing request \(i + 1) of \(answers.count): \(f.message)")
                         case .success(let r):
+                            let sent = order[i] ? reqA : reqB
+                            if let fault = common(r.response, sent, vars) {
+                                return fail(n, s.name, .expectation, "timing request \(i + 1) of \(answers.count) (\(order[i] ? "a" : "b")): \(fault)", [Self.preview(r.response)])
+                            }
                             guard r.response.status == s.status else {
                                 return fail(n, s.name, .expectation, "timing request \(i + 1) of \(answers.count) (\(order[i] ? "a" : "b")): expected status \(s.status), got \(r.response.status)",
                                             [Self.preview(r.response)])
@@ -215,8 +242,8 @@ public struct ScenarioInterpreter: Sendable {
         }
         for x in e.excludes {
             let text = try sub(x)
-            if Predicate.bytes(r.body, contain: text.utf8) {
-                return ("the body contains \(JSONComparisonText.render(.string(text))), which must never be sent back", [Self.preview(r)])
+            if let place = Self.carrier(of: text, in: r) {
+                return ("\(place) carries \(JSONComparisonText.render(.string(text))), which must never be sent back", [Self.preview(r)])
             }
         }
         if let p = e.json {
@@ -230,6 +257,51 @@ public struct ScenarioInterpreter: Sendable {
         return nil
     }
 
+    /// Where an answer carries a text: `header X-Name` (its name or value), `the body`, or nil.
+    public static func carrier(of text: String, in r: HTTPResponse) -> String? {
+        for f in r.headers where Predicate.bytes(Array(f.name.utf8), contain: text.utf8) || Predicate.bytes(f.value, contain: text.utf8) {
+            return "header \(f.name)"
+        }
+        return Predicate.bytes(r.body, contain: text.utf8) ? "the body" : nil
+    }
+
+    /// What an answer sends that its status or the request's method forbids (SPEC §6.13), judged on
+    /// the bytes on the wire: content after the header section of a 204, a 304 or an answer to HEAD
+    /// (RFC 9110 §15.3.5, §15.4.5, §9.3.2), and a 204 declaring a body, by a `Content-Length` other
+    /// than 0 or any `Transfer-Encoding` (RFC 9110 §8.6, RFC 9112 §6.1). Nil when there is none.
+    public static func framingFault(_ r: HTTPResponse, method: String) -> String? {
+        let headOnly = method == "HEAD"
+        guard r.status == 204 || r.status == 304 || headOnly else { return nil }
+        let what = headOnly ? "the answer to HEAD (\(r.status))" : "a \(r.status) answer"
+        if !r.body.isEmpty {
+            return "\(what) carries \(r.body.count) byte(s) of content after its header section, where it can have none: a client on a kept-alive connection would read them as the next answer"
+        }
+        guard r.status == 204 else { return nil }
+        for v in r.values("Content-Length") where !v.elementsEqual("0".utf8) {
+            return "a 204 answer declares Content-Length: \(String(decoding: v, as: UTF8.self)) (a 204 has no content; RFC 9110 §8.6)"
+        }
+        if let te = r.values("Transfer-Encoding").first {
+            return "a 204 answer carries Transfer-Encoding: \(String(decoding: te, as: UTF8.self)) (RFC 9112 §6.1)"
+        }
+        return nil
+    }
+
+    /// The names of the `${name}` references in a text, in order.
+    public static func names(in s: String) -> [String] {
+        let u = Array(s.utf8)
+        var out: [String] = []
+        var i = 0
+        while i + 1 < u.count {
+            if u[i] == UInt8(ascii: "$"), u[i + 1] == UInt8(ascii: "{"), let close = u[(i + 2)...].firstIndex(of: UInt8(ascii: "}")) {
+                out.append(String(decoding: u[(i + 2)..<close], as: UTF8.self))
+                i = close + 1
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
     /// RFC 6901 pointer resolution (`""` is the whole value).
     public static func resolve(_ pointer: String, in v: JSONValue) -> JSONValue? {
         guard !pointer.isEmpty else { return v }
@@ -239,7 +311,12 @@ public struct ScenarioInterpreter: Sendable {
             let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             switch cur {
             case .object: guard let next = cur[token] else { return nil }; cur = next
-            case .array(let a): guard let i = Int(token), i >= 0, i < a.count else { return nil }; cur = a[i]
+            case .array(let a):
+                // RFC 6901 §4: an index is "0" or digits without a leading zero (no sign, no space).
+                let u = Array(token.utf8)
+                guard !u.isEmpty, u.count <= 18, u.allSatisfy({ (0x30...0x39).contains($0) }), u == [0x30] || u[0] != 0x30,
+                      let i = Int(token), i < a.count else { return nil }
+                cur = a[i]
             default: return nil
             }
         }

@@ -53,7 +53,18 @@ public struct InProcessTransport: ScenarioTransport {
 
     public init(_ service: any HTTPService) { self.service = service }
 
-    public func send(_ request: HTTPRequest) -> Result<HTTPResponse, TransportFailure> { .success(service.handle(request)) }
+    public func send(_ request: HTTPRequest) -> Result<HTTPResponse, TransportFailure> { .success(Self.call(service, request)) }
+
+    /// The service's answer to the request as the reference server would exchange them: the
+    /// request's field values without the spaces and tabs around them (RFC 9112 §5.1), and the
+    /// answer without content where the server sends none (a 204, a 304, an answer to HEAD).
+    static func call(_ service: any HTTPService, _ request: HTTPRequest) -> HTTPResponse {
+        var r = request
+        r.headers = request.headers.map { HTTPField(name: $0.name, value: HTTPField.trimmed($0.value)) }
+        var answer = service.handle(r)
+        if request.method == "HEAD" || answer.status == 204 || answer.status == 304 { answer.body = [] }
+        return answer
+    }
 
     public func sendConcurrently(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportFailure>] {
         let results = ResultSlots<HTTPResponse>(count: requests.count)
@@ -64,7 +75,7 @@ public struct InProcessTransport: ScenarioTransport {
             done.enter()
             let t = Thread {
                 gate.arriveAndWait()
-                results.set(i, .success(service.handle(r)))
+                results.set(i, .success(Self.call(service, r)))
                 done.leave()
             }
             t.start()
@@ -76,7 +87,7 @@ public struct InProcessTransport: ScenarioTransport {
     public func sendTimed(_ requests: [HTTPRequest]) -> [Result<TimedResponse, TransportFailure>] {
         requests.map { r in
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let answer = service.handle(r)
+            let answer = Self.call(service, r)
             return .success(TimedResponse(response: answer, nanos: DispatchTime.now().uptimeNanoseconds - t0))
         }
     }

@@ -70,6 +70,8 @@ extension WelchTest {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let r = (abs(v) * scale).rounded()
+        // Beyond 2^53 a Double has no fraction to show, and `Int(_:)` would trap past 2^63.
+        guard r / scale < 9_007_199_254_740_992 else { return String(v) }
         let whole = Int(r / scale)
         let frac = Int(r - Double(whole) * scale)
         var fracText = String(frac)

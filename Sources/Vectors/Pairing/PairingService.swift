@@ -155,7 +155,9 @@ public final class PairingService: HTTPService, @unchecked Sendable {
 
     func admits(_ r: HTTPRequest) -> Bool {
         guard let want = lock.withLock({ token }) else { return on(.authOpenUntilPaired) }
-        guard let header = r.values("Authorization").first else { return false }
+        // One Authorization field line, or no credentials at all (SPEC [R13.2-19]).
+        let fields = r.values("Authorization")
+        guard fields.count == 1, let header = fields.first else { return false }
         let prefix = Array("Bearer ".utf8)
         let given: [UInt8]
         if on(.authSplitOnWhitespace) {

@@ -11,6 +11,18 @@ enum PairingVectors {
         let handler = PairingHandler()
 
         /// A scenario case: the reference must pass every step.
+        /// A scenario input every reader refuses with `code` (SPEC [R13.1-5]); checked against the reference's reading.
+        mutating func refuse(_ id: String, _ comment: String, rules: [String], _ input: CBOR, _ code: ErrorCode) throws {
+            do {
+                _ = try handler.run(op: "scenario", input: input.json)
+                throw StateDigestVectors.GeneratorCheckFailed(description: "pairing \(id): expected \(code.rawValue), the reference read the scenario")
+            } catch let e as WireError {
+                guard e.code == code else { throw StateDigestVectors.GeneratorCheckFailed(description: "pairing \(id): expected \(code.rawValue), got \(e.code.rawValue)") }
+            }
+            cases.append(VectorCase(id: "pairing/scenario/\(id)", op: "scenario", comment: comment, flags: ["negative"] + rules.map { "rule:\($0)" },
+                                    input: input, expected: .error(code)))
+        }
+
         mutating func scenario(_ id: String, _ comment: String, rules: [String], twoFaults: Bool = false, _ input: CBOR) throws {
             let out: JSONValue
             do { out = try handler.run(op: "scenario", input: input.json) } catch {
@@ -59,8 +71,13 @@ enum PairingVectors {
         try helloCases(&b)
         try pairCases(&b)
         try authCases(&b)
+        try leakCases(&b)
+        try edgeCases(&b)
         try concurrencyCases(&b)
         try ensurePairedCases(&b)
+        for (name, what, input, code) in B.inputFaults(B.request("GET", "/hello"), status: 200) {
+            try b.refuse("input/\(name)", "\(what): the scenario input is refused with a §3 code, never a trap", rules: ["R13.1-5"], input, code)
+        }
         return VectorFile(format: "pairing",
                           description: "TOFU pairing (seed 004): the pairing service's routes, token rule, first-pair-wins and bearer check as HTTP scenarios, and the client's ensure_paired decision (SPEC.md §13.2, §13.3)",
                           cases: b.cases)
@@ -98,6 +115,11 @@ enum PairingVectors {
                                   B.expect(200, headers: [B.jsonContentType], json: B.object([("paired", B.eq(true))]))),
                            helloStep("hello", paired: true),
                        ]))
+        try b.scenario("hello/head-is-not-open", "HEAD /hello is not GET /hello: 401 like any request but the two open ones, and an answer to HEAD carries no content on the wire",
+                       rules: ["R13.1-4", "R13.2-3"],
+                       B.scenario([B.step("head", B.request("HEAD", "/hello"), B.expect(401, empty: true)),
+                                   B.step("reset", B.request("POST", "/conformance/reset", json: .object([])), B.expect(204, empty: true)),
+                                   helloStep("get", paired: false)]))
         try b.scenario("hello/query-ignored", "routes match the path before '?': GET /hello?probe=1 is /hello, open",
                        rules: ["R13.2-3"],
                        B.scenario([B.step("hello", B.request("GET", "/hello?probe=1"), B.expect(200, json: B.object([("wire", B.eq(1))])))]))
@@ -189,6 +211,25 @@ enum PairingVectors {
                            statusStep("token-refused", authorization: "Bearer ${t1}", 401),
                            pairStep("pair-again", "${t2}", 200),
                            statusStep("second-admits", authorization: "Bearer ${t2}", 200),
+                       ]))
+    }
+
+    // MARK: - No answer carries the token
+
+    static func leakCases(_ b: inout Builder) throws {
+        try b.scenario("leak/no-answer-carries-the-token",
+                       "once paired, no answer of any route (the open ones, /status, an unknown route, 401s and 409s) carries the stored token in a header or the body",
+                       rules: ["R13.2-12", "R13.2-1", "R13.2-17", "R13.2-5"],
+                       B.scenario(values: [("t1", t1), ("t2", t2)], excludes: ["${t1}"], [
+                           pairStep("pair", "${t1}", 200),
+                           helloStep("hello", paired: true),
+                           statusStep("status", authorization: "Bearer ${t1}", 200),
+                           statusStep("unknown-route", authorization: "Bearer ${t1}", 404, path: "/no-such-route"),
+                           statusStep("no-token", authorization: nil, 401),
+                           statusStep("wrong-token", authorization: "Bearer ${t2}", 401),
+                           pairStep("pair-other", "${t2}", 409),
+                           pairStep("pair-same", "${t1}", 409),
+                           B.step("pair-malformed", B.request("POST", "/pair", text: "token=${t1}"), B.expect(409)),
                        ]))
     }
 

@@ -39,9 +39,10 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
         let s = Array(segments.dropFirst())
         if s.first == "conformance" { return hook(r, s) }
         switch (r.method, s.count) {
-        case ("GET", 4) where s[0] == "v1" && s[1] == "sync" && s[2] == "self-status":
+        // A path parameter is one non-empty segment (SPEC [R13.4-14]).
+        case ("GET", 4) where s[0] == "v1" && s[1] == "sync" && s[2] == "self-status" && !s[3].isEmpty:
             return selfStatus(r, s[3])
-        case ("GET", 5) where s[0] == "v1" && s[1] == "identity" && s[2] == "users" && s[4] == "pubkeys":
+        case ("GET", 5) where s[0] == "v1" && s[1] == "identity" && s[2] == "users" && !s[3].isEmpty && s[4] == "pubkeys":
             return userPubkeys(s[3])
         case ("POST", 3) where s == ["v1", "identity", "register"]:
             if on(.registerBodyBeforeSession), readPubkey(r.body) == nil { return .error(400, "bad_pubkey", "the body is not {\"pubkey_hex\": \"<64 hex>\"}") }
@@ -60,10 +61,16 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
     // MARK: - Sessions (SPEC [R13.4-1], [R13.4-2], [R13.4-3])
 
     /// The account of the `Authorization: Bearer <session>` header, nil when there is none.
+    /// SPEC [R13.4-15], by RFC 9110 §11.1 and §11.4 and RFC 6750 §2.1: exactly one field line,
+    /// the scheme `Bearer` in any case, one or more spaces, then the token, compared byte for byte.
     func session(_ r: HTTPRequest) -> String? {
-        guard let h = r.values("Authorization").first, h.starts(with: Array("Bearer ".utf8)) else { return nil }
-        let token = String(decoding: h.dropFirst(7), as: UTF8.self)
-        return sessions.first { $0.token.utf8.elementsEqual(token.utf8) }?.user
+        let fields = r.values("Authorization")
+        guard fields.count == 1, let h = fields.first else { return nil }
+        let scheme = Array("bearer".utf8)
+        guard h.count > scheme.count, h.prefix(scheme.count).map(HTTPField.lower) == scheme, h[scheme.count] == 0x20 else { return nil }
+        let token = h.dropFirst(scheme.count).drop { $0 == 0x20 }
+        guard !token.isEmpty else { return nil }
+        return sessions.first { $0.token.utf8.elementsEqual(token) }?.user
     }
 
     func withSession(_ r: HTTPRequest, _ body: (String) -> HTTPResponse) -> HTTPResponse {

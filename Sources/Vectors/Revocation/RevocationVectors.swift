@@ -10,6 +10,18 @@ enum RevocationVectors {
         var cases: [VectorCase] = []
         let handler = RevocationHandler()
 
+        /// A scenario input every reader refuses with `code` (SPEC [R13.1-5]); checked against the reference's reading.
+        mutating func refuse(_ id: String, _ comment: String, rules: [String], _ input: CBOR, _ code: ErrorCode) throws {
+            do {
+                _ = try handler.run(op: "scenario", input: input.json)
+                throw StateDigestVectors.GeneratorCheckFailed(description: "revocation \(id): expected \(code.rawValue), the reference read the scenario")
+            } catch let e as WireError {
+                guard e.code == code else { throw StateDigestVectors.GeneratorCheckFailed(description: "revocation \(id): expected \(code.rawValue), got \(e.code.rawValue)") }
+            }
+            cases.append(VectorCase(id: "revocation/scenario/\(id)", op: "scenario", comment: comment, flags: ["negative"] + rules.map { "rule:\($0)" },
+                                    input: input, expected: .error(code)))
+        }
+
         mutating func scenario(_ id: String, _ comment: String, rules: [String], twoFaults: Bool = false, _ input: CBOR) throws {
             let out: JSONValue
             do { out = try handler.run(op: "scenario", input: input.json) } catch {
@@ -71,7 +83,12 @@ enum RevocationVectors {
         try registerCases(&b)
         try removeCases(&b)
         try listingCases(&b)
+        try leakCases(&b)
+        try edgeCases(&b)
         try outcomeCases(&b)
+        for (name, what, input, code) in B.inputFaults(B.request("GET", "/v1/sync/siblings"), status: 401) {
+            try b.refuse("input/\(name)", "\(what): the scenario input is refused with a §3 code, never a trap", rules: ["R13.1-5"], input, code)
+        }
         return VectorFile(format: "revocation",
                           description: "Device revocation (seed 001): the identity service's register, remove_sibling, revoke_all_siblings, siblings, reverse lookup and public self-status as HTTP scenarios, and the device's self_status_outcome decision (SPEC.md §13.4, §13.5)",
                           cases: b.cases)
@@ -235,9 +252,34 @@ enum RevocationVectors {
                                  selfStatus("k1-revoked", "${k1}", registered: true, revoked: true), selfStatus("k2-revoked", "${k2}", registered: true, revoked: true),
                                  siblings("bob-untouched", "bob", [keys[2].1]), selfStatus("k3-live", "${k3}", registered: true, revoked: false),
                                  register("alice-recreated", "alice", "${k4}", 200), siblings("alice-new-device", "alice", [keys[3].1])]))
+        try b.scenario("framing/204-ends-at-header", "remove_sibling, revoke_all_siblings and the reset hook answer 204 with nothing after the header section: no content, no Content-Length but 0, no Transfer-Encoding (judged on the wire)",
+                       rules: ["R13.1-4", "R13.4-7", "R13.4-8", "R13.1-1"],
+                       scenario([withAlice, register("register", "alice", "${k1}", 200), remove("remove", "alice", "${k1}"),
+                                 B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all", headers: auth("alice")), B.expect(204, empty: true)),
+                                 B.step("reset", B.request("POST", "/conformance/reset", json: .object([])), B.expect(204, empty: true)),
+                                 selfStatus("after-reset", "${k1}", registered: false, revoked: false)]))
         try b.scenario("revoke-all/needs-session", "revoke_all_siblings without a session: 401",
                        rules: ["R13.4-2"],
                        scenario([B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all"), B.expect(401))]))
+    }
+
+    // MARK: - No answer carries a session token
+
+    static func leakCases(_ b: inout Builder) throws {
+        try b.scenario("leak/no-answer-carries-a-session-token",
+                       "no answer but the session hook's carries a session token, in a header or the body: register, 409, siblings, remove, revoke-all, the public routes and 401s",
+                       rules: ["R13.4-13", "R13.4-5", "R13.4-6", "R13.4-9", "R13.4-10", "R13.4-11"],
+                       B.scenario(values: [("alice_id", alice), ("bob_id", bob)] + keys, excludes: ["${alice}", "${bob}"], [
+                           withAlice, withBob,
+                           register("register", "alice", "${k1}", 200), register("taken", "bob", "${k1}", 409),
+                           siblings("siblings", "alice", [keys[0].1]),
+                           selfStatus("self-status-with-session", "${k1}", registered: true, revoked: false, headers: auth("alice")),
+                           userPubkeys("lookup", alice, [keys[0].1]),
+                           remove("remove", "bob", "${k1}"),
+                           B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all", headers: auth("alice")), B.expect(204, empty: true)),
+                           B.step("bad-body", B.request("POST", "/v1/identity/register", headers: auth("alice") + [("Content-Type", "application/json")], text: "${alice}"), B.expect(400)),
+                           B.step("unknown-route", B.request("GET", "/v1/sync/nothing-here", headers: auth("alice")), B.expect(404)),
+                       ]))
     }
 
     // MARK: - Listings

@@ -34,6 +34,22 @@ struct HTTPServicesTests {
         #expect(throws: WireError.self) { try ScenarioInterpreter.substitute("${missing}", []) }
     }
 
+    @Test func pointerIndicesAreRFC6901() {
+        let v = JSONValue.array([.string("a"), .string("b")])
+        #expect(ScenarioInterpreter.resolve("/1", in: v) == .string("b"))
+        #expect(ScenarioInterpreter.resolve("/0", in: v) == .string("a"))
+        for bad in ["/+1", "/01", "/-1", "/ 1", "/2", "/", "/18446744073709551615", "/99999999999999999999"] {
+            #expect(ScenarioInterpreter.resolve(bad, in: v) == nil, "\(bad)")
+        }
+    }
+
+    @Test func welchFormatNeverTraps() {
+        #expect(WelchTest.format(1e300, 2) == String(1e300))
+        #expect(WelchTest.format(-9.3e18, 0) == String(-9.3e18))
+        #expect(WelchTest.format(.infinity, 2) == "inf")
+        #expect(WelchTest.format(123.456, 1) == "123.5")
+    }
+
     @Test func unknownHookAndResetOptions() {
         let s = PairingService()
         #expect(s.handle(HTTPRequest(method: "POST", target: "/conformance/reset", body: Array(#"{"fail_saves":"1"}"#.utf8))).status == 400)
