@@ -1,0 +1,11 @@
+"""pixie: a second reference implementation of the Pixie wire formats, written from SPEC.md.
+
+One module per format; `FORMATS` lists the ones that pass every vector of their format, and is
+what `pixie_testee.py` advertises (SPEC §6.2).
+"""
+from . import reconcile, state_digest
+
+FORMATS = {
+    "state_digest": state_digest.OPS,
+    "reconcile": reconcile.OPS,
+}
