@@ -3,9 +3,10 @@
 One module per format; `FORMATS` lists the ones that pass every vector of their format, and is
 what `pixie_testee.py` advertises (SPEC §6.2).
 """
-from . import reconcile, state_digest
+from . import reconcile, settle, state_digest
 
 FORMATS = {
     "state_digest": state_digest.OPS,
     "reconcile": reconcile.OPS,
+    "settle": settle.OPS,
 }
