@@ -25,6 +25,23 @@ class Tag:
         return "Tag(%d, %r)" % (self.number, self.value)
 
 
+class Bignum:
+    """A tag 2 or 3 bignum (R1-5): an integer outside 64 bits, kept apart from major types 0/1
+    so a format can tell "not a uint" from "a uint out of range" (§7.1)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return isinstance(other, Bignum) and self.value == other.value
+
+    def __hash__(self):
+        return hash(("bignum", self.value))
+
+    def __repr__(self):
+        return "Bignum(%d)" % self.value
+
+
 class Simple:
     """A simple value other than false, true, null (R1-16): 0–19, 23 (undefined), 32–255."""
 
@@ -77,6 +94,8 @@ def encode(v):
         return head(5, len(items)) + b"".join(k + x for k, x in items)
     if isinstance(v, Tag):
         return head(6, v.number) + encode(v.value)
+    if isinstance(v, Bignum):
+        return encode(v.value)
     if isinstance(v, Simple):
         return bytes([0xE0 | v.value]) if v.value < 24 else bytes([0xF8, v.value])
     raise TypeError("cannot encode %s" % type(v).__name__)
@@ -172,7 +191,7 @@ class _Reader:
             if not isinstance(value, bytes) or len(value) <= 8 or value[0] == 0:
                 self.fail("cbor_non_canonical", "a bignum that is not canonical", start)
             m = int.from_bytes(value, "big")
-            return m if number == 2 else -1 - m
+            return Bignum(m if number == 2 else -1 - m)
         return Tag(number, value)
 
     def simple(self, ai, n, start):
@@ -205,6 +224,8 @@ def _fits(f, fmt):
 
 
 def _hashable(k):
+    if isinstance(k, bool) or isinstance(k, float):
+        return ("other", type(k).__name__, k)  # never merged with an integer key
     if isinstance(k, list):
         return tuple(_hashable(x) for x in k)
     if isinstance(k, dict):
