@@ -3,11 +3,12 @@
 One module per format; `FORMATS` lists the ones that pass every vector of their format, and is
 what `pixie_testee.py` advertises (SPEC §6.2).
 """
-from . import reconcile, settle, state_digest, sync_offer
+from . import reconcile, settle, signin, state_digest, sync_offer
 
 FORMATS = {
     "state_digest": state_digest.OPS,
     "reconcile": reconcile.OPS,
     "settle": settle.OPS,
     "sync_offer": sync_offer.OPS,
+    "signin": signin.OPS,
 }
