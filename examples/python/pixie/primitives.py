@@ -98,3 +98,118 @@ def hybrid_verify(public, signature, message):
     ed_ok = ed25519_verify(public[:ED25519_PUBLIC], signature[:ED25519_SIGNATURE], message)
     pq_ok = mldsa65_verify(public[ED25519_PUBLIC:], signature[ED25519_SIGNATURE:], message)
     return ed_ok, pq_ok
+
+
+# --- X25519 (RFC 7748 §5) -----------------------------------------------------------------------
+
+def _x25519_ladder(k, u):
+    """RFC 7748 §5 scalar multiplication, used only where OpenSSL refuses an all-zero result
+    (its §6.1 check), which X-Wing's combiner must take as it comes (R14.2-3)."""
+    p = 2**255 - 19
+    k = bytearray(k)
+    k[0] &= 248
+    k[31] &= 127
+    k[31] |= 64
+    k = int.from_bytes(k, "little")
+    x1 = int.from_bytes(u, "little") & ((1 << 255) - 1)
+    x2, z2, x3, z3, swap = 1, 0, x1, 1, 0
+    for t in reversed(range(255)):
+        bit = (k >> t) & 1
+        swap ^= bit
+        if swap:
+            x2, x3, z2, z3 = x3, x2, z3, z2
+        swap = bit
+        a, b = (x2 + z2) % p, (x2 - z2) % p
+        aa, bb = a * a % p, b * b % p
+        e = (aa - bb) % p
+        c, d = (x3 + z3) % p, (x3 - z3) % p
+        da, cb = d * a % p, c * b % p
+        x3, z3 = (da + cb) ** 2 % p, x1 * (da - cb) ** 2 % p
+        x2, z2 = aa * bb % p, e * (aa + 121665 * e) % p
+    if swap:
+        x2, z2 = x3, z3
+    return (x2 * pow(z2, p - 2, p) % p).to_bytes(32, "little")
+
+
+def x25519_public_key(scalar):
+    from cryptography.hazmat.primitives.asymmetric import x25519
+    return x25519.X25519PrivateKey.from_private_bytes(scalar).public_key().public_bytes_raw()
+
+
+def x25519(scalar, u):
+    """X25519(k, u), all-zero outputs included (no RFC 7748 §6.1 check, R14.2-3)."""
+    from cryptography.hazmat.primitives.asymmetric import x25519 as x
+    try:
+        return x.X25519PrivateKey.from_private_bytes(scalar).exchange(x.X25519PublicKey.from_public_bytes(u))
+    except ValueError:  # OpenSSL refuses a small-order u; X-Wing does not
+        return _x25519_ladder(scalar, u)
+
+
+# --- ML-KEM-768 (FIPS 203) and X-Wing (draft-connolly-cfrg-xwing-kem-10) -------------------------
+
+MLKEM768_EK = 1184
+MLKEM768_CT = 1088
+XWING_PUBLIC = MLKEM768_EK + 32   # 1,216
+XWING_CT = MLKEM768_CT + 32       # 1,120
+XWING_LABEL = bytes.fromhex("5c2e2f2f5e5c")
+
+
+def mlkem768_modulus_ok(ek):
+    """FIPS 203 §7.2 modulus check: every 12-bit coefficient of the first 1,152 bytes below q."""
+    for i in range(0, 1152, 3):
+        b0, b1, b2 = ek[i], ek[i + 1], ek[i + 2]
+        if (b0 | (b1 & 0x0F) << 8) >= 3329 or (b1 >> 4 | b2 << 4) >= 3329:
+            return False
+    return True
+
+
+def mlkem768_encaps(ek, m):
+    """FIPS 203 Algorithm 17 with the given m: (shared key, ciphertext). kyber-py, since pyca
+    draws m itself."""
+    from kyber_py.ml_kem import ML_KEM_768
+    return ML_KEM_768._encaps_internal(ek, m)
+
+
+def mlkem768_decaps(d_z, ct):
+    """FIPS 203 Algorithm 18 with implicit rejection (pyca / OpenSSL), key from d || z."""
+    from cryptography.hazmat.primitives.asymmetric import mlkem
+    return mlkem.MLKEM768PrivateKey.from_seed_bytes(d_z).decapsulate(ct)
+
+
+def _xwing_expand(seed):
+    import hashlib
+    expanded = hashlib.shake_256(seed).digest(96)
+    return expanded[:64], expanded[64:]
+
+
+def xwing_public_key(seed):
+    """X-Wing key generation from the 32-byte seed: ML-KEM-768 key || X25519 key."""
+    from cryptography.hazmat.primitives.asymmetric import mlkem
+    d_z, sk_x = _xwing_expand(seed)
+    pk_m = mlkem.MLKEM768PrivateKey.from_seed_bytes(d_z).public_key().public_bytes_raw()
+    return pk_m + x25519_public_key(sk_x)
+
+
+def xwing_combiner(ss_m, ss_x, ct_x, pk_x):
+    import hashlib
+    return hashlib.sha3_256(ss_m + ss_x + ct_x + pk_x + XWING_LABEL).digest()
+
+
+def xwing_encapsulate_derand(pk, eseed):
+    """EncapsulateDerand(pk, eseed): (shared secret, enc of 1,120 bytes)."""
+    pk_m, pk_x = pk[:MLKEM768_EK], pk[MLKEM768_EK:]
+    ek_x = eseed[32:64]
+    ct_x = x25519_public_key(ek_x)
+    ss_x = x25519(ek_x, pk_x)
+    ss_m, ct_m = mlkem768_encaps(pk_m, eseed[:32])
+    return xwing_combiner(ss_m, ss_x, ct_x, pk_x), ct_m + ct_x
+
+
+def xwing_decapsulate(seed, enc):
+    """Decapsulate(sk, enc): always a key (implicit rejection, no §6.1 check)."""
+    d_z, sk_x = _xwing_expand(seed)
+    ct_m, ct_x = enc[:MLKEM768_CT], enc[MLKEM768_CT:]
+    ss_m = mlkem768_decaps(d_z, ct_m)
+    ss_x = x25519(sk_x, ct_x)
+    pk_x = x25519_public_key(sk_x)
+    return xwing_combiner(ss_m, ss_x, ct_x, pk_x)
