@@ -3,7 +3,8 @@
 One module per format; `FORMATS` lists the ones that pass every vector of their format, and is
 what `pixie_testee.py` advertises (SPEC §6.2).
 """
-from . import account_state, device_list, envelope, reconcile, settle, signin, state_digest, sync_offer
+from . import (account_state, device_list, envelope, pairing, reconcile, revocation, settle, signin, state_digest,
+               sync_offer)
 
 FORMATS = {
     "state_digest": state_digest.OPS,
@@ -14,4 +15,6 @@ FORMATS = {
     "account_state": account_state.OPS,
     "device_list": device_list.OPS,
     "envelope": envelope.OPS,
+    "pairing": pairing.OPS,
+    "revocation": revocation.OPS,
 }
