@@ -1,8 +1,7 @@
 """TOFU pairing (SPEC §13.2–§13.3): the client's decision `ensure_paired`. (The pairing HTTP
 service itself is not here yet.)"""
-from .errors import Rejected
 from .http_body import is_json_integer, json_object
-from .opinput import as_integer, boolean, member, text
+from .opinput import U64, boolean, integer, member, text
 
 WIRE = 1
 
@@ -26,13 +25,10 @@ def ensure_paired(status, body, holds_token):
 
 
 def integer_or_null(inp, name):
+    """An HTTP status "integer or null" (§13.3, §13.5). SPEC gives no range; the reference reads
+    it as an unsigned 64-bit integer (-1 and 2^64 are input_bad_type), and so does this."""
     v = member(inp, name)
-    if v is None:
-        return None
-    n = as_integer(v)
-    if n is None:
-        raise Rejected("input_bad_type", "%s: an integer or null" % name)
-    return n
+    return None if v is None else integer(v, name, U64)
 
 
 def text_or_null(inp, name):
