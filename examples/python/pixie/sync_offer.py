@@ -148,7 +148,8 @@ def read_snapshot_row(v, ns, path):
 
 
 def read_snapshot(v, path="snapshot"):
-    """R7.9-7 … R7.9-10: names first, then namespaces in §4.1 order; then provider_keys."""
+    """R7.9-7 … R7.9-10: names first, then namespaces in §4.1 order; then provider_keys; then
+    repeated keys (SPEC leaves this last step's place open; the reference takes it here)."""
     obj(v, path)
     nss = obj(member(v, "namespaces", path), path + ".namespaces")
     for name in nss:
@@ -160,17 +161,19 @@ def read_snapshot(v, path="snapshot"):
             continue
         p = "%s.namespaces.%s" % (path, ns)
         rows = [read_snapshot_row(r, ns, "%s[%d]" % (p, i)) for i, r in enumerate(array(nss[ns], p))]
-        keys = [row_key(ns, r) for r in rows]
-        if len(set(keys)) != len(keys):
-            raise Rejected("duplicate_key", "two %s rows share a key" % ns)
         if rows:
-            namespaces[ns] = sorted(rows, key=lambda r: row_key(ns, r))
+            namespaces[ns] = rows
     provider_keys = {}
     if "provider_keys" in v:
         pk = v["provider_keys"]
         if not isinstance(pk, dict) or not all(is_text(x) for x in pk.values()):
             raise Rejected("input_bad_type", "provider_keys: an object of strings")
         provider_keys = dict(pk)
+    for ns, rows in namespaces.items():  # R7.9-10, once the whole SNAPSHOT is read (as the reference)
+        keys = [row_key(ns, r) for r in rows]
+        if len(set(keys)) != len(keys):
+            raise Rejected("duplicate_key", "two %s rows share a key" % ns)
+        namespaces[ns] = sorted(rows, key=lambda r: row_key(ns, r))
     return {"namespaces": namespaces, "provider_keys": provider_keys}
 
 
