@@ -25,6 +25,7 @@ enum CLI {
       rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
       coverage            Fail unless every rule is pinned by some case (SPEC §2.3).
       bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
+      kat                 Check this binary's crypto against the long published known answers.
       simulate [scenario] Simulate devices running the settle loop; rounds, bytes, time to converge.
 
     OPTIONS:
@@ -51,6 +52,7 @@ enum CLI {
         case "generate": return GenerateCommand.run(rest)
         case "verify": return VerifyCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
+        case "kat": return KATCommand.run(rest)
         case "run": return RunCommand.run(rest)
         case "fuzz": return FuzzCommand.run(rest)
         case "serve": return ServeCommand.run(rest)

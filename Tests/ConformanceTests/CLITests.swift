@@ -1,15 +1,17 @@
 import Conformance
 import Foundation
 import Testing
+import Vectors
 
 /// `conformance` end to end, as a subprocess: exit codes, the last line, reports.
 @Suite struct CLITests {
     @Test func runAgainstServePasses() throws {
-        // A debug build under a parallel test load: reconcile/bucketize/index/n65536 alone takes
-        // about 7 s of the 10 s deadline, so the deadlines are scaled as --help advises.
-        let r = try CLIRun(["run", "--timeout-multiplier", "4", "--", Fixtures.executable, "serve"])
+        // A debug build under a parallel test load: the deadlines are scaled as --help advises.
+        // The quick formats only; every format against the release serve is .ci/run's.
+        let formats = Fixtures.serveFormats.sorted().flatMap { ["--format", $0] }
+        let r = try CLIRun(["run", "--timeout-multiplier", "4"] + formats + ["--", Fixtures.executable, "serve"])
         #expect(r.status == 0)
-        #expect(r.lastLine == Fixtures.allPassLine)
+        #expect(r.lastLine == Fixtures.serveFormatsPassLine)
         #expect(r.stderr.isEmpty)
     }
 
@@ -210,5 +212,43 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout == "wrote \(out): 2 implementation(s), 9 case(s)\n")
         #expect(try CLIRun(["report", "--html", out, dir.appendingPathComponent("toy/toy.json").path]).status == 2)
+    }
+}
+
+/// `conformance kat`: the long known-answer runs on the binary itself (`.ci/run` runs it on the
+/// release build; here the short runs on the debug build, and a wrong target must fail).
+@Suite struct KATCommandTests {
+    static let katDir = Fixtures.packageRoot.appendingPathComponent("Tests/PrimitivesTests/KAT")
+
+    @Test func quickRunsMatchThePublishedDigests() throws {
+        let r = try CLIRun(["kat", "--quick", "--dir", Self.katDir.path])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("ok   ML-DSA-65 accumulated ×100"))
+        #expect(r.stdout.contains("ok   ML-KEM-768 accumulated ×100"))
+        #expect(r.stdout.contains("ok   X25519 iterated ×1"))
+        #expect(r.lastLine == "3 passed, 0 failed")
+    }
+
+    @Test func aWrongTargetFailsAndAMissingFileExitsThree() throws {
+        let dir = try Fixtures.makeDirectory()
+        for f in ["accumulated/accumulated-targets.json", "x25519/rfc7748-x25519.json"] {
+            let to = dir.appendingPathComponent(f)
+            try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Self.katDir.appendingPathComponent(f), to: to)
+        }
+        // The ML-KEM-768 ×100 digest with its first hex digit changed.
+        let url = dir.appendingPathComponent("accumulated/accumulated-targets.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let json = try JSONValue.parse(text)
+        let digest = try #require(json["ML-KEM-768"]?["digests"]?["100"]?.stringValue)
+        let wrong = (digest.first == "0" ? "1" : "0") + digest.dropFirst()
+        try text.replacingOccurrences(of: digest, with: wrong).write(to: url, atomically: true, encoding: .utf8)
+        let r = try CLIRun(["kat", "--quick", "--dir", dir.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("FAIL ML-KEM-768 accumulated ×100: expected \(wrong), got \(digest)"))
+        #expect(r.lastLine == "2 passed, 1 failed")
+        let missing = try CLIRun(["kat", "--dir", dir.appendingPathComponent("nothing").path])
+        #expect(missing.status == 3)
+        #expect(try CLIRun(["kat", "--bogus"]).status == 2)
     }
 }

@@ -6,7 +6,7 @@ import Vectors
 @Suite struct ProtocolTests {
     @Test func runnerHelloAndCaseLinesCarryNoExpectation() throws {
         #expect(RunnerProtocol.runnerHello().compact == #"{"type":"hello","protocol_versions":[1],"suite_version":"0.1.0"}"#)
-        let c = try #require(try SuiteLoader.load(directory: Fixtures.vectors).first { $0.id == "state_digest/digest_decode/decode/length-1" })
+        let c = try #require(try Fixtures.suite(["state_digest"]).first { $0.id == "state_digest/digest_decode/decode/length-1" })
         #expect(c.message.compact == #"{"type":"case","id":"state_digest/digest_decode/decode/length-1","format":"state_digest","op":"digest_decode","input":{"encoded":"06"}}"#)
     }
 

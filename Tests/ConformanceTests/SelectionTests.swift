@@ -39,7 +39,7 @@ import Vectors
     }
 
     @Test func selectionCombinesRunSkipFormatAndShard() throws {
-        let suite = try SuiteLoader.load(directory: Fixtures.vectors)
+        let suite = try Fixtures.suite(["state_digest", "reconcile"])
         let sel = CaseSelection(run: [IDPattern("state_digest/root/*")], skip: [IDPattern("*/settings/*")], formats: ["state_digest"])
         let picked = sel.apply(suite).map(\.id)
         let byHand = suite.map(\.id).filter { $0.hasPrefix("state_digest/root/") && !$0.hasPrefix("state_digest/root/settings/") }

@@ -34,6 +34,18 @@ enum DeviceListSeams {
         Mutant.on(.listNameNormalisedNFC) ? name.precomposedStringWithCanonicalMapping : name
     }
 
+    // MARK: bundles (§10.1)
+
+    /// The ML-KEM-768 part of a parsed bundle as every later step uses it: re-encoded with each
+    /// coefficient mod q, as Haven's `ml-kem` round trip does ([R10.1-7]); nil refuses the bundle.
+    /// Mutants: kept as given (the part treated as opaque bytes), or refused when it fails FIPS
+    /// 203's modulus check (a stock `ML-KEM.Encaps` input check applied at parse time).
+    static func mlkemKey(_ given: ArraySlice<UInt8>) -> [UInt8]? {
+        if Mutant.on(.listMLKEMKeyAsGiven) { return Array(given) }
+        if Mutant.on(.listMLKEMModulusChecked) { return MLKEMKeyReencoding.isCanonical(given) ? Array(given) : nil }
+        return MLKEMKeyReencoding.reencoded(given)
+    }
+
     // MARK: signatures (§10.1)
 
     /// nil: Haven's order (`PublicBundle.verify`). Otherwise another order a testee might use.

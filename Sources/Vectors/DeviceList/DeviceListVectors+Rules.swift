@@ -4,6 +4,13 @@ extension DeviceListVectors {
     /// Case id (after `device_list/`) → rule ids. A case whose input breaks two rules at once to
     /// pin which error wins is listed in `twoFaults` too.
     static let rules: [String: [String]] = [
+        "credential_issue/mlkem/non-canonical-device": ["10.1-7", "10.2-1", "10.2-2"],
+        "credential_decode/mlkem/non-canonical-bundle": ["10.1-7", "10.2-2"],
+        "credential_decode/mlkem/all-coefficients-4095": ["10.1-7"],
+        "credential_verify/mlkem/non-canonical-bundle-verifies": ["10.1-7", "10.2-13"],
+        "credential_verify/mlkem/signed-as-given": ["10.1-7", "10.2-13", "10.1-6"],
+        "credential_verify/mlkem/non-canonical-pinned": ["10.1-7", "10.1-4"],
+        "list_verify/mlkem/non-canonical-pinned": ["10.1-7", "10.1-4"],
         "is_authorized/integer/version-2-53-plus-1-number": ["2.2-3", "10.6-5"],
         "is_authorized/integer/version-2-64-minus-1-number": ["2.2-3", "10.6-5"],
         "is_authorized/integer/version-minus-0": ["2.2-3", "10.6-5"],

@@ -75,10 +75,12 @@ enum DeviceListVectors {
         try versionEdgeCases(&b, ids)
         try contactEdgeCases(&b, ids)
         try advertisementCases(&b, ids)
+        try mlkemCases(&b, ids)
         try finish(&b)
+        let withdrawn = try replaceKEMPlaceholderCases(&b)
         return VectorFile(format: "device_list",
                           description: "Haven DeviceCredential and signed, versioned DeviceList (identity derivation, wire layouts, hybrid verification in Haven's order, merge and rollback rules) and Pixie's device advertisement and contact side (SPEC.md §10)",
-                          cases: b.cases)
+                          cases: b.cases, withdrawn: withdrawn)
     }
 
     // MARK: helpers
@@ -206,7 +208,13 @@ enum DeviceListVectors {
         try verifyReject("tamper/created-at", "created_at + 1: the Ed25519 half fails first and alone (Haven's order; a both-halves verifier says both_invalid)", flip(w, at: 32), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("tamper/name", "one name byte changed (l → n): the Ed25519 half fails, reported alone", flip(w, at: 44 + 1, 0x02), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("tamper/bundle-x25519", "a byte of the device's X25519 key changed: the bundle is signed whole (Ed25519 half fails first)", flip(w, at: bundleAt + 40), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
-        try verifyReject("tamper/bundle-mlkem", "a byte of the device's ML-KEM key changed: signed whole, Ed25519 half fails first", flip(w, at: bundleAt + 600), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
+        // The first bit flip from bundle byte 600 on that keeps the key canonical: the tamper is the
+        // change of a real key, not a non-canonical spelling (those are the mlkem cases).
+        let kemRange = (bundleAt + PublicBundle.mlkemRange.lowerBound)..<(bundleAt + PublicBundle.mlkemRange.upperBound)
+        guard let kemFlip = (bundleAt + 600..<kemRange.upperBound).first(where: { MLKEMKeyReencoding.isCanonical(flip(w, at: $0)[kemRange]) }) else {
+            throw StateDigestVectors.GeneratorCheckFailed(description: "device_list: no canonical one-bit change of device 1's ML-KEM key")
+        }
+        try verifyReject("tamper/bundle-mlkem", "a bit of the device's ML-KEM key changed (still a canonical key): signed whole, Ed25519 half fails first", flip(w, at: kemFlip), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("tamper/bundle-mldsa", "a byte of the device's ML-DSA key changed: signed whole, Ed25519 half fails first", flip(w, at: bundleAt + 2000), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("account/wrong-pinned", "verified against account B: the ids differ, reported before any signature check (a verifier that checks the signature first says ed25519_invalid)", w, pinned: ids.b.bundle.bytes, .deviceListAccountMismatch)
         try verifyReject("signature/ed25519-half", "one bit of the Ed25519 half flipped: only that half fails", flip(w, at: sigAt + 10), pinned: pa, .deviceListSigEd25519Invalid, flags: ["signature"])

@@ -2,19 +2,23 @@ import Foundation
 import Primitives
 
 /// An identity derived from a 32-byte master seed the way Haven's `Identity::from_seed` does
-/// (SPEC.md §10.1): every sub-key is HKDF-SHA256(salt "haven-identity-v1", IKM seed, info, 32).
+/// (SPEC.md §10.1): every sub-key is HKDF-SHA256(salt "haven-identity-v1", IKM seed, info, L).
 ///
-/// The signing parts (Ed25519 seed, ML-DSA-65 seed ξ) are Haven's exactly, so node ids and every
-/// signature in the vectors are byte-compatible with it. The KEM public keys need X25519 and
-/// ML-KEM-768, which this suite does not implement; they are filled with deterministic
-/// placeholder bytes under this suite's own info labels (never Haven's `x25519` / `ml-kem-768`
-/// labels, whose outputs are Haven *secrets* and must not be published as public keys).
+/// The Ed25519 seed, the ML-DSA-65 seed ξ and the X25519 private key are Haven's exactly, so node
+/// ids, every signature and bundle bytes 0–63 are byte-compatible with it. The ML-KEM-768 key is a
+/// real one (FIPS 203 key generation, so every coefficient is below q and Haven's `ml-kem` round
+/// trip leaves the bundle unchanged), but from this suite's own sub-seed d ‖ z: Haven draws d and z
+/// from a ChaCha20 generator seeded with `sub("ml-kem-768", 32)`, which Primitives does not have
+/// (SPEC §10.8 item 6).
 public struct HavenIdentity: Sendable {
     public static let salt = Array("haven-identity-v1".utf8)
     public static let ed25519Info = Array("ed25519".utf8)
     public static let mldsaInfo = Array("ml-dsa-65".utf8)
-    public static let x25519PlaceholderInfo = Array("pixie-vectors-placeholder-x25519-public".utf8)
-    public static let mlkemPlaceholderInfo = Array("pixie-vectors-placeholder-ml-kem-768-public".utf8)
+    /// Haven's own label: its output is the X25519 private key, and only X25519(k, 9) is published.
+    public static let x25519Info = Array("x25519".utf8)
+    /// This suite's label (not Haven's `ml-kem-768`, whose output Haven uses as a ChaCha20 key):
+    /// 64 bytes, d then z, the ML-KEM-768 seed format of FIPS 203 §7.1.
+    public static let mlkemInfo = Array("pixie-vectors-ml-kem-768-seed".utf8)
 
     public let seed: [UInt8]
     public let ed25519Seed: [UInt8]
@@ -38,7 +42,7 @@ public struct HavenIdentity: Sendable {
     private init(deriving seed: [UInt8]) throws(WireError) {
         self.seed = seed
         func sub(_ info: [UInt8], _ n: Int) -> [UInt8] {
-            // 32 bytes of IKM, n ≤ 1,184 ≤ 8,160: HKDF cannot fail on these.
+            // 32 bytes of IKM, n ≤ 64 ≤ 8,160: HKDF cannot fail on these.
             (try? HKDFSHA256.deriveKey(inputKeyMaterial: seed, salt: Self.salt, info: info, outputByteCount: n)) ?? []
         }
         ed25519Seed = sub(Self.ed25519Info, 32)
@@ -48,8 +52,14 @@ public struct HavenIdentity: Sendable {
         }
         signingKey = key
         let pub = key.publicKey
-        let raw = pub.ed25519.rawRepresentation + sub(Self.x25519PlaceholderInfo, 32)
-            + sub(Self.mlkemPlaceholderInfo, 1184) + pub.mldsa.rawRepresentation
+        // RFC 7748 X25519(k, 9), k clamped: x25519-dalek's `PublicKey::from(&StaticSecret)`.
+        // FIPS 203 ML-KEM.KeyGen_internal(d, z) (Algorithm 16); ek depends on d alone.
+        guard let x = try? X25519.PrivateKey(rawRepresentation: sub(Self.x25519Info, 32)),
+              let kem = try? MLKEM768.PrivateKey(seed: sub(Self.mlkemInfo, MLKEM768.seedByteCount)) else {
+            throw WireError(.inputBadValue, "key generation failed", field: "seed")
+        }
+        let raw = pub.ed25519.rawRepresentation + x.publicKey.rawRepresentation
+            + kem.publicKey.rawRepresentation + pub.mldsa.rawRepresentation
         bundle = try PublicBundle(raw)
     }
 

@@ -3,9 +3,11 @@ import Primitives
 /// A Haven public identity bundle (SPEC.md §10.1): Ed25519 public key (32) ‖ X25519 public key (32)
 /// ‖ ML-KEM-768 encapsulation key (1,184) ‖ ML-DSA-65 verification key (1,952) = 3,200 bytes.
 ///
-/// The KEM parts are carried as opaque bytes: this format only signs and compares them. The
-/// Ed25519 part must decode (it is the node id and half of the hybrid verification key), which is
-/// what the Haven decoder checks too.
+/// The Ed25519 part must decode (it is the node id and half of the hybrid verification key), which
+/// is what the Haven decoder checks too. The X25519 part is kept as given (Haven's x25519-dalek
+/// takes any 32 bytes and writes them back unchanged); the ML-KEM part is kept as Haven writes it
+/// back, every coefficient mod q (SPEC.md §10.1 [R10.1-7]), so the bytes a credential signs, its
+/// wire and a decoded `device_bundle` are Haven's for any input, canonical or not.
 public struct PublicBundle: Sendable, Equatable {
     public static let ed25519Range = 0..<32
     public static let x25519Range = 32..<64
@@ -13,12 +15,14 @@ public struct PublicBundle: Sendable, Equatable {
     public static let mldsaRange = 1248..<3200
     public static let byteCount = 3200
 
+    /// The bundle as Haven's `HavenId::to_bytes` writes it: the given bytes with the ML-KEM key
+    /// re-encoded (equal to the given bytes exactly when that key is canonical).
     public let bytes: [UInt8]
     public let verificationKey: HybridSignature.PublicKey
 
     /// Parses a bundle: exactly 3,200 bytes and an Ed25519 part that decodes as a point under
     /// SPEC.md §9.1 [R9.1-3] (aliases such as y ≥ p accepted, as Haven's ed25519-dalek does),
-    /// else `device_list_bad_bundle`.
+    /// else `device_list_bad_bundle`; then re-encodes the ML-KEM part as Haven does [R10.1-7].
     public init(_ bytes: [UInt8], field: String = "bundle", offset: Int? = nil) throws(WireError) {
         guard bytes.count == Self.byteCount else {
             throw WireError(.deviceListBadBundle, "a public bundle is \(Self.byteCount) bytes, got \(bytes.count)", offset: offset, field: field)
@@ -29,7 +33,12 @@ public struct PublicBundle: Sendable, Equatable {
         guard let pq = try? MLDSA65.PublicKey(rawRepresentation: bytes[Self.mldsaRange]) else {
             throw WireError(.deviceListBadBundle, "the bundle's ML-DSA-65 key does not parse", offset: offset, field: field)
         }
-        self.bytes = bytes
+        guard let kem = DeviceListSeams.mlkemKey(bytes[Self.mlkemRange]) else {
+            throw WireError(.deviceListBadBundle, "the bundle's ML-KEM-768 key fails the modulus check (a coefficient is ≥ q)", offset: offset.map { $0 + Self.mlkemRange.lowerBound }, field: field)
+        }
+        var kept = bytes
+        kept.replaceSubrange(Self.mlkemRange, with: kem)
+        self.bytes = kept
         self.verificationKey = HybridSignature.PublicKey(ed25519: ed, mldsa: pq)
     }
 

@@ -24,6 +24,22 @@ enum Fixtures {
 
     static var serve: [String] { [executable, "serve"] }
 
+    /// The committed cases of `formats` only: a test that runs one format reads one file (parsing
+    /// all 24 MB in a debug build takes seconds, and the whole suite against every testee is
+    /// `.ci/run`'s, on the release build).
+    static func suite(_ formats: Set<String>) throws -> [SuiteCase] {
+        try SuiteLoader.load(directory: vectors, formats: formats)
+    }
+
+    /// The formats the tests run through a debug `serve` end to end: quick in a debug build (no
+    /// 65,536-row buckets, no ML-DSA signing), and between them every §6 message shape.
+    static let serveFormats: Set<String> = ["state_digest", "settle"]
+    /// The last line of a clean `conformance run --format …` of `serveFormats` against `serve`.
+    static var serveFormatsPassLine: String {
+        let n = manifestCounts.filter { serveFormats.contains($0.key) }.values.reduce(0, +)
+        return "\(n) passed, 0 failed, 0 skipped"
+    }
+
     /// The whole suite against the debug `serve` under a parallel test load: the slowest case
     /// (reconcile/bucketize/index/n65536) takes about 7 s of the 10 s deadline in a debug build.
     static var serveOptions: RunOptions {
@@ -177,7 +193,8 @@ enum Fixtures {
     }
 }
 
-/// Runs the `conformance` executable, draining stdout and stderr while it runs, then waiting.
+/// Runs the `conformance` executable (or another program), draining stdout and stderr while it
+/// runs, then waiting.
 struct CLIRun {
     var status: Int32
     var stdout: String
@@ -185,9 +202,9 @@ struct CLIRun {
 
     var lastLine: String { stdout.split(separator: "\n").last.map(String.init) ?? "" }
 
-    init(_ args: [String], cwd: URL = Fixtures.packageRoot) throws {
+    init(_ args: [String], executable: String = Fixtures.executable, cwd: URL = Fixtures.packageRoot) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Fixtures.executable)
+        p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
         p.currentDirectoryURL = cwd
         let out = Pipe(), err = Pipe()

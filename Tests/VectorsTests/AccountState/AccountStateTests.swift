@@ -278,7 +278,7 @@ struct AccountStateTests {
     // MARK: the vectors
 
     @Test func vectorFileIsNotEmptyAndCoversEveryOp() throws {
-        let vf = try AccountStateVectors.file()
+        let vf = try Committed.file("account_state")
         #expect(vf.cases.count > 200)
         #expect(Set(vf.cases.map(\.op)) == Set(AccountStateHandler().ops))
         #expect(vf.cases.allSatisfy { c in c.flags.contains { $0.hasPrefix("rule:R") } }, "every case names the rules it pins")

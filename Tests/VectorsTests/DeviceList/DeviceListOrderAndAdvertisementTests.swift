@@ -93,7 +93,7 @@ struct DeviceListOrderAndAdvertisementTests {
             rest = rest[close...]
         }
         #expect(rules.count >= 60)
-        let file = try DeviceListVectors.file()
+        let file = try Committed.file("device_list")
         var pinned: [String: (any: Bool, twoFaults: Bool)] = [:]
         for c in file.cases {
             let ruleFlags = c.flags.filter { $0.hasPrefix("rule:R") }.map { String($0.dropFirst("rule:R".count)) }

@@ -222,10 +222,13 @@ struct SyncOfferTests {
     ]
 
     @Test func namedCasesKillTheOrderingMutants() throws {
-        let vf = try SyncOfferHandler().generate()
+        let vf = try Committed.file("sync_offer")
+        let handler = try #require(Reference.handler(for: "sync_offer"))
         for (m, id) in Self.killers {
-            let row = MutantMatrix.compute([vf], mutants: [m])[0]
-            #expect(row.killedBy.contains(id), "\(m.rawValue) should be killed by \(id); killed by \(row.killedBy.prefix(5))")
+            // Only the named case is run under the mutant: it must pass unmutated and fail mutated.
+            let c = try #require(vf.cases.first { $0.id == id }, "\(id) is not a committed case")
+            #expect(MutantMatrix.passes(c, handler: handler), "\(id) fails the unmutated reference")
+            #expect(!Mutant.$active.withValue(m) { MutantMatrix.passes(c, handler: handler) }, "\(m.rawValue) should be killed by \(id)")
         }
         #expect(Set(Self.killers.map(\.0)) == Set(Mutant.allCases.filter { $0.format == "sync_offer" }))
     }
@@ -258,7 +261,7 @@ struct SyncOfferTests {
         #expect(rules.count >= 90)
         #expect(Set(rules.map(\.0)).count == rules.count, "a rule id appears twice")
         let everyRule = Set(ids(spec).map(\.0))
-        let vf = try SyncOfferHandler().generate()
+        let vf = try Committed.file("sync_offer")
         var pinned: [String: [VectorCase]] = [:]
         for c in vf.cases {
             for f in c.flags where f.hasPrefix("rule:") { pinned[String(f.dropFirst(5)), default: []].append(c) }

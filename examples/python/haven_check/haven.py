@@ -13,6 +13,13 @@ Library behaviour Haven inherits is modelled where it decides a verdict:
   R'.compress() with R's bytes (no cofactor).
 * ml-dsa 0.1: `EncodedSignature::try_from` wants exactly 3,309 bytes; `Signature::decode` fails on a
   malformed hint; `verify` is FIPS 204 (mldsa65.py).
+* ml-kem 0.2.3: `EncapsulationKey::from_bytes` never fails; its `byte_decode` (ByteDecode12, FIPS 203
+  Algorithm 6) takes every 12-bit coefficient of t-hat mod q, and `as_bytes` writes t-hat back with
+  ByteEncode12 and rho unchanged. So `HavenId::to_bytes` of a parsed bundle is the bundle with each
+  coefficient reduced: what Haven signs, sends and returns (issue 26: the transcription before it
+  kept the bundle's bytes as given and so could not see that).
+* x25519-dalek 2: `PublicKey::from([u8; 32])` keeps any 32 bytes and `as_bytes` returns them;
+  `PublicKey::from(&StaticSecret)` is RFC 7748 X25519(clamp(k), 9).
 * Rust's `Vec::with_capacity(n)` for the id lists: a reservation the allocator refuses aborts the
   process. Modelled as `HavenAbort` above ALLOCATOR_LIMIT bytes.
 * `version + 1` on u64: wraps in a release build (Haven's workspace sets no overflow-checks).
@@ -90,20 +97,73 @@ def dalek_verify(a_bytes, a_point, msg, sig):
     return _compress(_add(_mul(k, minus_a), _mul(s, BASE))) == sig[:32]
 
 
+# ---------------- x25519-dalek ----------------
+def x25519_base(k):
+    """RFC 7748 §5: X25519(k, 9), k clamped (decodeScalar25519), the Montgomery ladder."""
+    n = int.from_bytes(k, 'little'); n &= ~7; n &= (1 << 255) - 1; n |= 1 << 254
+    x1, x2, z2, x3, z3, swap = 9, 1, 0, 9, 1, 0
+    for t in range(254, -1, -1):
+        bit = (n >> t) & 1
+        swap ^= bit
+        if swap: x2, x3, z2, z3 = x3, x2, z3, z2
+        swap = bit
+        a, b = (x2 + z2) % P, (x2 - z2) % P
+        aa, bb = a * a % P, b * b % P
+        e = (aa - bb) % P
+        c, d = (x3 + z3) % P, (x3 - z3) % P
+        da, cb = d * a % P, c * b % P
+        x3, z3 = (da + cb) ** 2 % P, x1 * (da - cb) ** 2 % P
+        x2, z2 = aa * bb % P, e * (aa + 121665 * e) % P
+    if swap: x2, z2 = x3, z3
+    return (x2 * pow(z2, P - 2, P) % P).to_bytes(32, 'little')
+
+
+# ---------------- ml-kem 0.2.3 ----------------
+MLKEM_Q = 3329
+
+
+def mlkem_byte_decode12(b):
+    """`byte_decode::<U12>`: two coefficients per three bytes, little-endian, each `%= Q`."""
+    out = []
+    for i in range(0, len(b), 3):
+        x = int.from_bytes(b[i:i + 3], 'little')
+        out += [(x & 0xfff) % MLKEM_Q, (x >> 12) % MLKEM_Q]
+    return out
+
+
+def mlkem_byte_encode12(coeffs):
+    return b''.join((coeffs[i] | coeffs[i + 1] << 12).to_bytes(3, 'little') for i in range(0, len(coeffs), 2))
+
+
+class EncapKey:
+    """`EncapsulationKey<MlKem768Params>`: t-hat as decoded coefficients, and rho."""
+    def __init__(self, t_hat, rho):
+        self.t_hat, self.rho = t_hat, rho
+
+    @staticmethod
+    def from_bytes(b):                     # EncryptionKey::from_bytes: split_ek, decode_u12
+        return EncapKey(mlkem_byte_decode12(b[:1152]), bytes(b[1152:]))
+
+    def as_bytes(self):                    # EncryptionKey::as_bytes: encode_u12(t_hat) || rho
+        return mlkem_byte_encode12(self.t_hat) + self.rho
+
+
 # ---------------- identity.rs ----------------
 ED_VK_LEN, X_LEN, MLKEM_EK_LEN, ED_SIG_LEN = 32, 32, 1184, 64
 PREFIX_LEN = ED_VK_LEN + X_LEN + MLKEM_EK_LEN
 
 
 class HavenId:
-    def __init__(self, signing_bytes, signing_point, mldsa_pk, raw):
-        self.signing_bytes, self.signing_point, self.mldsa_pk, self.raw = signing_bytes, signing_point, mldsa_pk, raw
+    def __init__(self, signing_bytes, signing_point, mldsa_pk, kem_x=b'', kem_pq=None):
+        self.signing_bytes, self.signing_point, self.mldsa_pk = signing_bytes, signing_point, mldsa_pk
+        self.kem_x, self.kem_pq = kem_x, kem_pq
 
     def node_id_bytes(self):
         return self.signing_bytes              # VerifyingKey::to_bytes: the compressed bytes as given
 
     def to_bytes(self):
-        return self.raw
+        """ed25519(32) || x25519(32) || ml-kem-ek(1184) || ml-dsa-vk: the ML-KEM key re-encoded."""
+        return self.signing_bytes + self.kem_x + self.kem_pq.as_bytes() + self.mldsa_pk
 
     @staticmethod
     def from_bytes(b):
@@ -112,10 +172,12 @@ class HavenId:
         pt = dalek_decompress(b[:ED_VK_LEN])
         if pt is None:
             raise HavenError('bad ed25519 key')
-        # kem_x: any 32 bytes; ml-kem: the slice is exactly 1,184 bytes, EncapKey::from_bytes never fails
+        kem_x = bytes(b[ED_VK_LEN:ED_VK_LEN + X_LEN])          # XPublicKey::from: any 32 bytes
+        # Encoded::<EncapKey>::try_from: the slice is exactly 1,184 bytes; from_bytes never fails
+        kem_pq = EncapKey.from_bytes(b[ED_VK_LEN + X_LEN:PREFIX_LEN])
         if len(b[PREFIX_LEN:]) != mldsa65.PK_BYTES:
             raise HavenError('bad ml-dsa key length')
-        return HavenId(bytes(b[:ED_VK_LEN]), pt, bytes(b[PREFIX_LEN:]), bytes(b))
+        return HavenId(bytes(b[:ED_VK_LEN]), pt, bytes(b[PREFIX_LEN:]), kem_x, kem_pq)
 
     def verify(self, msg, sig):
         if len(sig) <= ED_SIG_LEN:
@@ -140,11 +202,13 @@ def hkdf(seed, info, n):
 
 
 def identity_from_seed(master):
-    """Identity::from_seed, the signing halves (the KEM halves are Haven secrets' derivations)."""
+    """Identity::from_seed: the signing halves and the X25519 public key. The ML-KEM key is not
+    derived: Haven draws it from ChaCha20Rng(sub("ml-kem-768")), which this transcription does not
+    model (and the suite's own ML-KEM derivation differs, SPEC.md §10.8 item 6)."""
     ed_seed = hkdf(master, b'ed25519', 32)
     dsa_seed = hkdf(master, b'ml-dsa-65', 32)
     return {'node_id': ed25519_public(ed_seed), 'ed25519_seed': ed_seed, 'mldsa_seed': dsa_seed,
-            'mldsa_pk': mldsa65.keygen(dsa_seed)}
+            'mldsa_pk': mldsa65.keygen(dsa_seed), 'x25519_pk': x25519_base(hkdf(master, b'x25519', 32))}
 
 
 # ---------------- device.rs ----------------

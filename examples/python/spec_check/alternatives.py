@@ -134,6 +134,18 @@ def adv_N(inp):
 experiment('P  advertisement: only commas read as the empty set', 'device_list', dict(DL.OPS, advertisement_decode=adv_N),
            lambda: None, lambda: None)
 
+# Q1. §10.1: a bundle's ML-KEM part kept as given (opaque bytes), as this suite read it before
+#     issue 26; Q2. refused when a coefficient is >= q (FIPS 203's modulus check at parse time)
+orig_reencode, orig_parse = DL.reencode_mlkem, DL.parse_bundle
+def parse_Q2(b):
+    out = orig_parse(b)
+    if out != b: raise harness.Reject('device_list_bad_bundle')
+    return out
+experiment('Q1 bundle: ML-KEM key kept as given', 'device_list', DL.OPS,
+           lambda: setattr(DL, 'reencode_mlkem', lambda k: k), lambda: setattr(DL, 'reencode_mlkem', orig_reencode))
+experiment('Q2 bundle: non-canonical ML-KEM key refused', 'device_list', DL.OPS,
+           lambda: setattr(DL, 'parse_bundle', parse_Q2), lambda: setattr(DL, 'parse_bundle', orig_parse))
+
 # E. version exhaustion checked before the no-change decision
 orig_self, orig_ret = DL.op_self_added, DL.op_retire
 def self_added_E(inp):

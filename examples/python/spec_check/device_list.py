@@ -1,7 +1,8 @@
-"""Reproduce vectors/device_list.json from SPEC §9-§10. Ed25519 public keys are derived
-(base-point multiplication) and Ed25519 signatures verified (§9.1); ML-DSA keys, the ML-DSA-65
-verdict and every produced signature are taken from the vector as black boxes: only the bytes
-around them are checked."""
+"""Reproduce vectors/device_list.json from SPEC §9-§10. Ed25519 and X25519 public keys are derived
+(base-point multiplication) and Ed25519 signatures verified (§9.1); ML-DSA keys, ML-KEM keys
+(re-encoded as §10.1 says, so a non-canonical one would not match), the ML-DSA-65 verdict and
+every produced signature are taken from the vector as black boxes: only the bytes around them
+are checked."""
 import hashlib, hmac, sys
 from collections import OrderedDict
 from harness import Reject, Skip, run, hexval, uint, need, jint, load
@@ -87,6 +88,26 @@ def node_id(seed):
     return ed_pub(sub(seed, 'ed25519', 32))
 
 
+# ---------- X25519 (RFC 7748 §5), for the derived bundle's bytes 32-63 ----------
+def x25519_base(k):
+    n = int.from_bytes(k, 'little'); n &= ~7; n &= (1 << 255) - 1; n |= 1 << 254
+    x1, x2, z2, x3, z3, swap = 9, 1, 0, 9, 1, 0
+    for t in range(254, -1, -1):
+        bit = (n >> t) & 1
+        swap ^= bit
+        if swap: x2, x3, z2, z3 = x3, x2, z3, z2
+        swap = bit
+        a, b = (x2 + z2) % P, (x2 - z2) % P
+        aa, bb = a * a % P, b * b % P
+        e = (aa - bb) % P
+        c, d = (x3 + z3) % P, (x3 - z3) % P
+        da, cb = d * a % P, c * b % P
+        x3, z3 = (da + cb) ** 2 % P, x1 * (da - cb) ** 2 % P
+        x2, z2 = aa * bb % P, e * (aa + 121665 * e) % P
+    if swap: x2, z2 = x3, z3
+    return (x2 * pow(z2, P - 2, P) % P).to_bytes(32, 'little')
+
+
 # ---------- layouts ----------
 u32 = lambda v: v.to_bytes(4, 'little')
 u64 = lambda v: v.to_bytes(8, 'little')
@@ -94,9 +115,19 @@ SUFFIX = b'HVNLEAF1'
 RETIRED_TAIL = b'haven-device-list-acct-leaf-retired-v1'
 
 
+def reencode_mlkem(k):
+    """§10.1 [R10.1-7]: each 12-bit coefficient of t-hat (bytes 0-1151, two per three bytes,
+    little-endian) taken mod q = 3329; rho (the last 32 bytes) kept."""
+    out = b''
+    for i in range(0, 1152, 3):
+        x = int.from_bytes(k[i:i + 3], 'little')
+        out += (((x & 0xfff) % 3329) | ((x >> 12) % 3329) << 12).to_bytes(3, 'little')
+    return out + k[1152:]
+
+
 def parse_bundle(b):
     if len(b) != 3200 or decode_point(b[:32]) is None: raise Reject('device_list_bad_bundle')
-    return b
+    return b[:64] + reencode_mlkem(b[64:1248]) + b[1248:]
 
 
 def cred_signing_bytes(acct, created, name, bundle):
@@ -231,9 +262,12 @@ def op_derive(inp):
     eds, mls = sub(seed, 'ed25519', 32), sub(seed, 'ml-dsa-65', 32)
     nid = ed_pub(eds)
     o = exp_out()
-    mldsa_pk = bytes.fromhex(o['bundle'])[1248:] if o else b''   # black box: ML-DSA KeyGen
-    bundle = (nid + sub(seed, 'pixie-vectors-placeholder-x25519-public', 32)
-              + sub(seed, 'pixie-vectors-placeholder-ml-kem-768-public', 1184) + mldsa_pk)
+    given = bytes.fromhex(o['bundle']) if o else bytes(3200)
+    mldsa_pk = given[1248:]                # black box: ML-DSA KeyGen
+    # black box: ML-KEM.KeyGen_internal of d || z = sub(seed, 'pixie-vectors-ml-kem-768-seed', 64)
+    # (no ML-KEM here); a real key has every coefficient below q, so §10.1's re-encoding keeps it
+    mlkem_ek = reencode_mlkem(given[64:1248])
+    bundle = nid + x25519_base(sub(seed, 'x25519', 32)) + mlkem_ek + mldsa_pk
     return OrderedDict([('node_id', nid.hex()), ('ed25519_seed', eds.hex()), ('mldsa_seed', mls.hex()),
                         ('bundle', bundle.hex())])
 
@@ -243,7 +277,7 @@ def op_cred_issue(inp):
     name = need(inp, 'name')
     if not isinstance(name, str): raise Reject('input_bad_type')
     created = uint(inp, 'created_at')
-    parse_bundle(bundle)
+    bundle = parse_bundle(bundle)
     acct = node_id(seed)
     sig = exp_sig()
     return OrderedDict([('signing_bytes', cred_signing_bytes(acct, created, name, bundle).hex()),
