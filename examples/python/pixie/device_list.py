@@ -24,12 +24,14 @@ def sub(seed, info, length):
 
 
 def derive_identity(seed):
-    """R10.1-1, R10.1-2: node id, both signing seeds and the 3,200-byte public bundle."""
+    """R10.1-1, R10.1-2: node id, both signing seeds and the 3,200-byte public bundle, whose X25519
+    and ML-KEM-768 keys are real (the ML-KEM seed under this suite's own label, §10.1 Choice)."""
     ed_seed = sub(seed, b"ed25519", 32)
     pq_seed = sub(seed, b"ml-dsa-65", 32)
     node_id = primitives.ed25519_public_key(ed_seed)
-    bundle = (node_id + sub(seed, b"pixie-vectors-placeholder-x25519-public", 32)
-              + sub(seed, b"pixie-vectors-placeholder-ml-kem-768-public", 1184) + primitives.mldsa65_public_key(pq_seed))
+    x25519_public = primitives.x25519_public_key(sub(seed, b"x25519", 32))
+    mlkem_ek = primitives.mlkem768_public_key(sub(seed, b"pixie-vectors-ml-kem-768-seed", 64))
+    bundle = node_id + x25519_public + mlkem_ek + primitives.mldsa65_public_key(pq_seed)
     return {"node_id": node_id, "ed25519_seed": ed_seed, "mldsa_seed": pq_seed, "bundle": bundle}
 
 
@@ -39,11 +41,17 @@ def sign(seed, message):
     return primitives.hybrid_sign(ident["ed25519_seed"], ident["mldsa_seed"], message)
 
 
+def reencode_mlkem(b):
+    """R10.1-7: bytes 64-1247 re-encoded, each t̂ coefficient mod q, ρ kept; never refused."""
+    return b[:64] + primitives.mlkem768_reencode(b[64:1248]) + b[1248:]
+
+
 def parse_bundle(b):
-    """R10.1-3: 3,200 bytes whose first 32 decode as an Ed25519 point (§9.1)."""
+    """R10.1-3, R10.1-7: 3,200 bytes whose first 32 decode as an Ed25519 point (§9.1); the parsed
+    bundle is the one with its ML-KEM key re-encoded."""
     if len(b) != BUNDLE_LENGTH or not primitives.ed25519_is_point(b[:32]):
         raise Rejected("device_list_bad_bundle", "not a 3,200-byte bundle with an Ed25519 point")
-    return b
+    return reencode_mlkem(b)
 
 
 def verify_signature(pinned, signature, message):
@@ -350,7 +358,7 @@ def op_credential_issue(inp):
     bundle = h(inp, "device_bundle")
     name = text(member(inp, "name"), "name")
     created_at = u64(inp, "created_at")
-    parse_bundle(bundle)
+    bundle = parse_bundle(bundle)  # R10.2-3: sign and write the re-encoded bundle
     account_id = derive_identity(seed)["node_id"]
     signing_bytes = credential_signing_bytes(account_id, created_at, name, bundle)
     signature = sign(seed, signing_bytes)

@@ -163,6 +163,23 @@ def mlkem768_modulus_ok(ek):
     return True
 
 
+def mlkem768_public_key(d_z):
+    """FIPS 203 Algorithm 16 from the 64-byte seed d || z (§7.1's seed format): ek, 1,184 bytes."""
+    from cryptography.hazmat.primitives.asymmetric import mlkem
+    return mlkem.MLKEM768PrivateKey.from_seed_bytes(d_z).public_key().public_bytes_raw()
+
+
+def mlkem768_reencode(ek):
+    """ByteEncode12(ByteDecode12(t̂)) ‖ ρ (FIPS 203 Algorithms 5, 6): every 12-bit coefficient of the
+    first 1,152 bytes taken mod q, ρ kept. Never refuses."""
+    out = bytearray(ek)
+    for i in range(0, 1152, 3):
+        b0, b1, b2 = ek[i], ek[i + 1], ek[i + 2]
+        c0, c1 = (b0 | (b1 & 0x0F) << 8) % 3329, (b1 >> 4 | b2 << 4) % 3329
+        out[i], out[i + 1], out[i + 2] = c0 & 0xFF, c0 >> 8 | (c1 & 0x0F) << 4, c1 >> 4
+    return bytes(out)
+
+
 def mlkem768_encaps(ek, m):
     """FIPS 203 Algorithm 17 with the given m: (shared key, ciphertext). kyber-py, since pyca
     draws m itself."""
