@@ -11,7 +11,7 @@ enum BenchCommand {
     USAGE: conformance bench <digest|reconcile|crypto|kem> [--rows N]
            conformance bench runner [--vectors DIR] [--repeat N]
            conformance bench fuzz [--seconds T] [--seed S] [--python PATH]
-           conformance bench fuzz-mutants [--seconds T] [--seed S] [--mutant M]... [--format F]... [--in-process] [--parallel N]
+           conformance bench fuzz-mutants [--seconds T | --cases N] [--seed S] [--mutant M]... [--format F]... [--services] [--in-process] [--parallel N] [--require-all]
            conformance bench fuzz-census [--cases N] [--format F]... [--show N]
     """
 

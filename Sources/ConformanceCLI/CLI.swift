@@ -112,10 +112,9 @@ enum GenerateCommand {
         let dir = CLI.vectorsDirectory(&args)
         guard args.isEmpty else { return CLI.fail("unexpected arguments: \(args.joined(separator: " "))") }
         do {
-            try VectorSuite.write(to: dir)
-            let (files, vfs) = try VectorSuite.generateAll()
+            let vfs = try VectorSuite.write(to: dir)
             for vf in vfs { print("\(vf.format): \(vf.cases.count) cases") }
-            print("wrote \(files.count) files to \(dir.path)")
+            print("wrote \(2 * vfs.count + 1) files to \(dir.path)")
             return 0
         } catch {
             return CLI.fail("generation failed: \(error)", code: 1)

@@ -52,8 +52,14 @@ enum FuzzBench {
 
     /// The mutant proof: each mutant served, fuzzed for a fixed time with no vectors; found or not,
     /// and the time to the first difference.
+    ///
+    /// `--cases N` gives each mutant a budget of N cases instead of a time (deterministic: the
+    /// same seed finds the same mutants on any machine); `--require-all` exits 1 when one is
+    /// missed, which is how CI asks "does the fuzzer reach every service mutant" (with
+    /// `--services`, which keeps the HTTP services' mutants only).
     static func mutants(_ args: [String]) -> Int32 {
         let seconds = value(args, "--seconds").flatMap(Double.init) ?? 30
+        let caseBudget = value(args, "--cases").flatMap(Int.init)
         var list = Mutant.allCases
         var chosen: [Mutant] = []
         var i = 0
@@ -63,22 +69,26 @@ enum FuzzBench {
             i += 1
         }
         if !chosen.isEmpty { list = chosen }
+        // `--services`: only the HTTP services' mutants (the formats' client ops are stdin/stdout).
+        if args.contains("--services") { list = list.filter { httpService($0) != nil } }
         let inProcess = args.contains("--in-process")
-        print("== fuzz vs the mutant catalog: \(list.count) mutant(s), \(Int(seconds)) s each, seed \(FuzzSeed.text(seed(args)))"
-              + (inProcess ? " (in process, the mutant's format only)" : ": conformance fuzz --seconds \(Int(seconds)) -- conformance serve --mutant M"))
+        let budget = caseBudget.map { "\($0) case(s)" } ?? "\(Int(seconds)) s"
+        print("== fuzz vs the mutant catalog: \(list.count) mutant(s), \(budget) each, seed \(FuzzSeed.text(seed(args)))"
+              + (inProcess ? " (in process, the mutant's format only)"
+                 : ": conformance fuzz [--http] \(caseBudget.map { "--cases \($0)" } ?? "--seconds \(Int(seconds))") -- conformance serve[-http] --mutant M"))
         let parallel = max(1, value(args, "--parallel").flatMap(Int.init) ?? 1)
         if parallel > 1 { print("(\(parallel) mutants at a time, each with its own serve process)") }
         // One mutant: found (seconds to the first difference, what) or missed (why).
         @Sendable func probe(_ m: Mutant) -> (Double, String)? {
             let service = httpService(m)
             if inProcess {
-                let hit = service == nil ? FuzzCensus.firstDifference(mutant: m, seed: seed(args), maxCases: Int(seconds * 200))
-                    : FuzzCensus.firstHTTPDifference(mutant: m, seed: seed(args), maxCases: Int(seconds * 20))
+                let hit = service == nil ? FuzzCensus.firstDifference(mutant: m, seed: seed(args), maxCases: caseBudget ?? Int(seconds * 200))
+                    : FuzzCensus.firstHTTPDifference(mutant: m, seed: seed(args), maxCases: caseBudget ?? Int(seconds * 20))
                 return hit.map { (0, "\($0.id) after \($0.cases) case(s)") }
             }
             let command = service.map { [exe, "serve-http", $0, "--mutant", m.rawValue] } ?? [exe, "serve", "--mutant", m.rawValue]
             var o = FuzzOptions(command: command, seed: seed(args))
-            o.budget = .seconds(seconds)
+            o.budget = caseBudget.map { .cases($0) } ?? .seconds(seconds)
             o.stopAfter = 1
             o.shrinkSeconds = 0
             // A service's mutant is fuzzed as `conformance fuzz --http --format F -- conformance
@@ -119,7 +129,7 @@ enum FuzzBench {
         let median = times.isEmpty ? 0 : times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
         print(String(format: "found %d / %d (%.1f%%); median time to first difference %.2f s", found.count, list.count, 100 * Double(found.count) / Double(max(1, list.count)), median))
         if !missed.isEmpty { print("not found: " + missed.map(\.rawValue).joined(separator: ", ")) }
-        return 0
+        return args.contains("--require-all") && !missed.isEmpty ? 1 : 0
     }
 
     /// The HTTP service a mutant lives in (`pairing`, `identity`), or nil for a mutant of an op

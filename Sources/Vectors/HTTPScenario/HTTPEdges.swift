@@ -3,10 +3,10 @@
 /// header variants, spellings of a 64-hex value and bodies that are not a strict JSON object.
 /// Both HTTP formats build their battery from these same tables (route × variant, field ×
 /// spelling), so a variant added here reaches every route and field of both services.
-enum HTTPEdges {
+package enum HTTPEdges {
     /// (name, what, target): spellings of `path` that match no route (R13.2-3, R13.4-14).
     /// `path` is an absolute path of ASCII segments whose last segment starts with a letter.
-    static func noRoute(_ path: String) -> [(String, String, String)] {
+    package static func noRoute(_ path: String) -> [(String, String, String)] {
         let cut = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
         let head = String(path[..<cut])  // "" or "/v1/sync"
         let last = String(path[path.index(after: cut)...])
@@ -28,7 +28,7 @@ enum HTTPEdges {
     }
 
     /// (name, what, suffix): a query string after the path; routes ignore it (R13.2-3, R13.4-14).
-    static let queries: [(String, String, String)] = [
+    package static let queries: [(String, String, String)] = [
         ("query", "a query string", "?probe=1"),
         ("empty-query", "an empty query (a bare ?)", "?"),
         ("query-with-escapes", "a query holding escapes and a slash", "?next=%2Fstatus&x=/"),
@@ -36,22 +36,22 @@ enum HTTPEdges {
 
     /// (name, method): methods no route of either service has; `get`, `post` because methods are
     /// case-sensitive (RFC 9110 §9.1).
-    static let otherMethods: [(String, String)] = [
+    package static let otherMethods: [(String, String)] = [
         ("put", "PUT"), ("patch", "PATCH"), ("delete", "DELETE"), ("options", "OPTIONS"), ("lowercase-get", "get"), ("lowercase-post", "post"),
     ]
 
-    struct BearerVariant {
-        var name: String
-        var what: String
+    package struct BearerVariant {
+        package var name: String
+        package var what: String
         /// The `Authorization` field lines, `T` standing for the right token.
-        var lines: [String]
+        package var lines: [String]
         /// Whether the pairing service (the seed's exact prefix, R13.2-13) admits it.
-        var pairing: Bool
+        package var pairing: Bool
         /// Whether the identity service (RFC 9110 §11.1, §11.4, R13.4-15) admits it.
-        var identity: Bool
+        package var identity: Bool
     }
 
-    static let bearer: [BearerVariant] = [
+    package static let bearer: [BearerVariant] = [
         .init(name: "exact", what: "Bearer, one space, the token", lines: ["Bearer T"], pairing: true, identity: true),
         .init(name: "scheme-lowercase", what: "the scheme in lowercase", lines: ["bearer T"], pairing: false, identity: true),
         .init(name: "scheme-uppercase", what: "the scheme in uppercase", lines: ["BEARER T"], pairing: false, identity: true),
@@ -76,7 +76,7 @@ enum HTTPEdges {
     /// (name, what, spelling, sameKey): spellings of the 64-hex value `k` in a JSON string.
     /// `sameKey` is true where the spelling names the same 32 bytes (a pubkey, R13.4-4); a
     /// pairing token is lowercase only (R13.2-8), so there every spelling but `k` is refused.
-    static func hexSpellings(_ k: String) -> [(String, String, String, Bool)] {
+    package static func hexSpellings(_ k: String) -> [(String, String, String, Bool)] {
         let digitsFullwidth = String(String.UnicodeScalarView(k.unicodeScalars.map { $0.value <= 0x39 ? Unicode.Scalar($0.value - 0x30 + 0xFF10)! : $0 }))
         let i = k.firstIndex { $0.isLetter }!
         let oneUpper = String(k[..<i]) + k[i].uppercased() + String(k[k.index(after: i)...])
@@ -99,12 +99,12 @@ enum HTTPEdges {
     }
 
     /// A 64-digit decimal number (no leading zero), to send where a 64-hex string is expected.
-    static func decimalNumber(_ k: String) -> String {
+    package static func decimalNumber(_ k: String) -> String {
         "1" + String(k.dropFirst().map { $0.isNumber ? $0 : "7" })
     }
 
     /// (name, what, member JSON): a member value that is not a string at all.
-    static func nonStrings(_ k: String) -> [(String, String, String)] {
+    package static func nonStrings(_ k: String) -> [(String, String, String)] {
         [
             ("json-number", "a 64-digit JSON number", decimalNumber(k)),
             ("null", "null", "null"),
@@ -116,7 +116,7 @@ enum HTTPEdges {
 
     /// (name, what, body): request bodies that are not one strict JSON object (R13.1-6), built
     /// around `good`, a well-formed object body of the route (compact JSON text).
-    static func badBodies(_ good: String) -> [(String, String, String)] {
+    package static func badBodies(_ good: String) -> [(String, String, String)] {
         let inner = String(good.dropFirst().dropLast())  // the members, without the braces
         let utf16le = String(String.UnicodeScalarView(good.unicodeScalars.flatMap { [$0, Unicode.Scalar(0)] }))
         let utf16be = String(String.UnicodeScalarView(good.unicodeScalars.flatMap { [Unicode.Scalar(0), $0] }))
@@ -144,16 +144,16 @@ enum HTTPEdges {
     }
 
     /// The largest body every service reads (SPEC [R13.1-9]).
-    static let bodyFloor = 65_536
+    package static let bodyFloor = 65_536
 
     /// `good` grown to exactly `bodyFloor` bytes by a leading `"pad"` member, which the route ignores.
-    static func paddedBody(_ good: String) -> String {
+    package static func paddedBody(_ good: String) -> String {
         let shell = "{\"pad\":\"\",\(good.dropFirst())"
         return "{\"pad\":\"" + String(repeating: "p", count: bodyFloor - shell.utf8.count) + "\"," + String(good.dropFirst())
     }
 
     /// The control for `badBodies`: the same object with whitespace around and inside it reads.
-    static func spacedBody(_ good: String) -> String {
+    package static func spacedBody(_ good: String) -> String {
         " \r\n\t" + good.replacingOccurrences(of: "\":", with: "\" :\n ").replacingOccurrences(of: ",\"", with: " ,\t\"") + "\n "
     }
 }

@@ -78,12 +78,15 @@ public enum VectorSuite {
         }
     }
 
-    public static func write(to directory: URL, formats: Set<String>? = nil) throws {
-        let (files, _) = try generate(formats: formats)
+    /// Writes the files and returns what was written (one generation, not two).
+    @discardableResult
+    public static func write(to directory: URL, formats: Set<String>? = nil) throws -> [VectorFile] {
+        let (files, vectorFiles) = try generate(formats: formats)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for f in files {
             try Data(f.bytes).write(to: directory.appendingPathComponent(f.name))
         }
+        return vectorFiles
     }
 
     /// One difference between `vectors/` on disk and a fresh generation.

@@ -166,7 +166,8 @@ public enum HTTPFuzzer {
                 }
             }
         }
-        let used = d.steps.map { $0.request.compact + "\($0.kind)" }.joined()
+        // A value is used by a request, a race, or an expectation (`presents` becomes an `excludes`).
+        let used = d.steps.map { $0.request.compact + "\($0.kind)" + ($0.presents ?? "") }.joined()
         for (i, v) in d.values.enumerated() where !used.contains("${\(v.name)}") {
             var c = d
             c.values.remove(at: i)

@@ -1,69 +1,143 @@
 #!/usr/bin/env python3
 """Mutation adequacy of the vectors, measured with a stock engine (cosmic-ray) on the pixie
-package: each mutant of a format's module is judged by `conformance run --format F` (a mutant
-is killed when some case of F fails). A prototype of issue 25's scripts/mutation-adequacy.sh.
+package (issue 25): cosmic-ray, not we, decides which bugs to try; a mutant is killed when the
+vectors of the module's format fail it.
 
-    pip install cosmic-ray==8.7.0        # the engine (not a dependency of the package)
-    python3 examples/python/pixie/mutation/adequacy.py --format settle [--sample N] [--seed S]
-    # cosmic-ray in a venv of its own:  COSMIC_RAY_BIN=/path/venv/bin python3 …/adequacy.py …
+    pip install -r examples/python/pixie/mutation/requirements.txt     # cosmic-ray, pinned
+    scripts/mutation-adequacy.sh [--format F]... [--sample N] [--seed S] [--workers N]
 
-It copies the package to a scratch directory (mutants never touch the worktree), writes one
-cosmic-ray config per module, keeps a seeded sample of the mutants when asked, runs them, and
-prints per format: mutants, killed, survived, timed out, equivalent; then every survivor with
-file:line and operator. `equivalent.tsv` lists mutants reasoned equivalent (module, operator,
-line, occurrence, reason); one that gets killed is flagged.
+Each target is a module (or a group of shared modules) and the command that judges it:
+
+- a format's module: `conformance run --format F --fail-fast` over the stdin/stdout testee;
+- `services.py` (the two HTTP services): `conformance http` for pairing, then for revocation;
+- the shared modules (CBOR, strict JSON, the op-input layer, errors, crypto glue, the runner
+  loop): every stdin/stdout format, fail-fast.
+
+Mutants run on cosmic-ray's own HTTP distributor: `--workers N` starts N local `cosmic-ray
+http-worker` processes, each in its own copy of the package (a worker mutates the files it is
+given in place, so two workers never share a copy); `--worker-url URL` (repeatable) uses workers
+started elsewhere instead, each prepared by `mutation/worker.py` on its machine. The same
+command therefore runs on one machine or many.
+
+Prints per target: mutants, killed, survived, timed out, equivalent, incompetent, and the
+kill ratio over non-equivalent mutants; then each survivor with file:line, the operator and
+the mutated text. `equivalent.tsv` lists mutants reasoned equivalent (module, operator, line,
+occurrence, reason); one that gets killed is flagged. Exit 1 when a target has a survivor or a
+flagged equivalent, 0 otherwise; `--min-killed PCT` exits 1 only below that kill ratio (or on a
+flagged equivalent); `--report-only` always 0. Timed-out mutants count as killed (a hang fails
+the runner's case timeout).
 """
 import argparse
 import os
 import random
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.dirname(HERE)
-WORKTREE = os.path.dirname(os.path.dirname(os.path.dirname(PACKAGE)))
-FORMAT_MODULES = {"state_digest": "state_digest.py", "reconcile": "reconcile.py", "settle": "settle.py",
-                  "sync_offer": "sync_offer.py", "signin": "signin.py", "account_state": "account_state.py",
-                  "device_list": "device_list.py", "envelope": "envelope.py", "pairing": "pairing.py",
-                  "revocation": "revocation.py"}
-JUDGE = """#!/bin/sh
-exec {conformance} run --vectors {vectors} --format {fmt} --fail-fast --no-diagnose -- {python} {testee} >/dev/null 2>&1
-"""
+EXAMPLES = os.path.dirname(PACKAGE)
+WORKTREE = os.path.dirname(os.path.dirname(EXAMPLES))
+
+STDIN_FORMATS = ["state_digest", "reconcile", "sync_offer", "signin", "device_list", "account_state", "settle",
+                 "envelope", "pairing", "revocation"]
+SHARED = ["cbor.py", "cbor_message.py", "jsontext.py", "opinput.py", "http_body.py", "errors.py", "primitives.py", "runner.py"]
+# target -> (modules, judge kind)
+TARGETS = {f: (["%s.py" % f], "run:" + f) for f in STDIN_FORMATS}
+TARGETS["services"] = (["services.py"], "http")
+TARGETS["shared"] = (SHARED, "run:all")
+
+RUN = "{conformance} run --vectors {vectors} {formats} --fail-fast --no-diagnose -- {python} ./pixie_testee.py"
+HTTP = "{conformance} http --vectors {vectors} --format {fmt} -- {python} ./pixie/serve_http.py {service}"
 CONFIG = """[cosmic-ray]
-module-path = "{module}"
+module-path = [{modules}]
 timeout = {timeout}
 excluded-modules = []
-test-command = "{judge}"
+test-command = "sh ./judge-{target}.sh"
 
 [cosmic-ray.distributor]
-name = "local"
+name = "http"
+
+[cosmic-ray.distributor.http]
+worker-urls = [{urls}]
 """
 
 
-def cosmic(tool, *args, cwd):
-    """A cosmic-ray command, from $COSMIC_RAY_BIN or PATH."""
-    exe = os.path.join(os.environ.get("COSMIC_RAY_BIN", ""), tool) if os.environ.get("COSMIC_RAY_BIN") else tool
-    return subprocess.run([exe, *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def judge_script(target, conformance, vectors, python):
+    """The shell script that judges one mutant of `target`, run in a worker's copy."""
+    kind = TARGETS[target][1]
+    if kind == "http":
+        lines = [HTTP.format(conformance=conformance, vectors=vectors, fmt="pairing", python=python, service="pairing"),
+                 HTTP.format(conformance=conformance, vectors=vectors, fmt="revocation", python=python, service="identity")]
+    else:
+        fmt = kind.split(":", 1)[1]
+        formats = "" if fmt == "all" else "--format " + fmt
+        lines = [RUN.format(conformance=conformance, vectors=vectors, formats=formats, python=python)]
+    return "#!/bin/sh\nset -e\n" + "\n".join(l + " >/dev/null 2>&1" for l in lines) + "\n"
+
+
+def prepare_copy(directory, conformance, vectors, python):
+    """A worker's own copy of the package and the judge of every target, in `directory`."""
+    os.makedirs(directory, exist_ok=True)
+    shutil.copytree(PACKAGE, os.path.join(directory, "pixie"), ignore=shutil.ignore_patterns("__pycache__", "mutation"),
+                    dirs_exist_ok=True)
+    shutil.copy(os.path.join(EXAMPLES, "pixie_testee.py"), directory)
+    for t in TARGETS:
+        path = os.path.join(directory, "judge-%s.sh" % t)
+        with open(path, "w") as f:
+            f.write(judge_script(t, conformance, vectors, python))
+        os.chmod(path, 0o755)
+
+
+def tool(name):
+    """A cosmic-ray executable, from $COSMIC_RAY_BIN or PATH."""
+    return os.path.join(os.environ["COSMIC_RAY_BIN"], name) if os.environ.get("COSMIC_RAY_BIN") else name
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_worker(directory, port):
+    """`cosmic-ray http-worker` serving from `directory`; returns once it accepts connections."""
+    p = subprocess.Popen([tool("cosmic-ray"), "http-worker", "--port", str(port)], cwd=directory,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return p
+        except OSError:
+            if p.poll() is not None:
+                raise SystemExit("adequacy.py: cosmic-ray http-worker exited at once (is cosmic-ray installed?)")
+            time.sleep(0.2)
+    p.kill()
+    raise SystemExit("adequacy.py: cosmic-ray http-worker on port %d did not start" % port)
 
 
 def load_equivalents():
-    path = os.path.join(HERE, "equivalent.tsv")
     out = {}
-    if os.path.exists(path):
-        for line in open(path, encoding="utf-8"):
-            if line.strip() and not line.startswith("#"):
-                module, operator, row, occurrence, reason = line.rstrip("\n").split("\t", 4)
-                out[(module, operator, int(row), int(occurrence))] = reason
+    for line in open(os.path.join(HERE, "equivalent.tsv"), encoding="utf-8"):
+        if line.strip() and not line.startswith("#"):
+            module, operator, row, occurrence, reason = line.rstrip("\n").split("\t", 4)
+            out[(module, operator, int(row), int(occurrence))] = reason
     return out
 
 
 def sample(db, n, seed):
+    """Keeps a seeded sample of n work items: the same seed keeps the same mutants."""
     con = sqlite3.connect(db)
     jobs = sorted(r[0] for r in con.execute("select job_id from work_items"))
-    keep = set(random.Random(seed).sample(jobs, min(n, len(jobs))))
+    if n >= len(jobs):
+        con.close()
+        return
+    keep = set(random.Random(seed).sample(jobs, n))
     drop = [(j,) for j in jobs if j not in keep]
     con.executemany("delete from mutation_specs where job_id = ?", drop)
     con.executemany("delete from work_items where job_id = ?", drop)
@@ -71,29 +145,38 @@ def sample(db, n, seed):
     con.close()
 
 
-def run_format(fmt, args, scratch, equivalents):
-    module = "pixie/" + FORMAT_MODULES[fmt]
-    judge = os.path.join(scratch, "judge-%s.sh" % fmt)
-    with open(judge, "w") as f:
-        f.write(JUDGE.format(conformance=args.conformance, vectors=os.path.join(WORKTREE, "vectors"), fmt=fmt,
-                             python=args.python, testee=os.path.join(scratch, "pixie_testee.py")))
-    os.chmod(judge, 0o755)
-    config, db = os.path.join(scratch, fmt + ".toml"), os.path.join(scratch, fmt + ".sqlite")
+def mutated_text(diff):
+    """The added line of a unified diff (what the mutant wrote), for the survivor list."""
+    for line in (diff or "").splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            return line[1:].strip()
+    return ""
+
+
+def run_target(target, args, home, urls, equivalents):
+    modules = ", ".join('"pixie/%s"' % m for m in TARGETS[target][0])
+    config, db = os.path.join(home, target + ".toml"), os.path.join(home, target + ".sqlite")
     with open(config, "w") as f:
-        f.write(CONFIG.format(module=module, timeout=args.timeout, judge=judge))
-    if subprocess.run([judge]).returncode != 0:  # the unmutated package must pass, or every mutant "dies"
-        raise SystemExit("adequacy.py: the unmutated package fails %s; fix that first" % fmt)
-    cosmic("cosmic-ray", "init", config, db, cwd=scratch)
+        f.write(CONFIG.format(modules=modules, timeout=args.timeout, target=target, urls=", ".join("'%s'" % u for u in urls)))
+    # The unmutated package must pass its judge, or every mutant would "die".
+    if subprocess.run(["sh", "./judge-%s.sh" % target], cwd=home).returncode != 0:
+        raise SystemExit("adequacy.py: the unmutated package fails the judge of %s; fix that first" % target)
+    subprocess.run([tool("cosmic-ray"), "init", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL)
     if args.sample:
         sample(db, args.sample, args.seed)
-    cosmic("cosmic-ray", "exec", config, db, cwd=scratch)
+    start = time.time()
+    subprocess.run([tool("cosmic-ray"), "exec", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.time() - start
     con = sqlite3.connect(db)
     rows = con.execute("""select s.module_path, s.operator_name, s.start_pos_row, s.occurrence, r.worker_outcome,
-                                 r.test_outcome from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
-    counts = {"mutants": len(rows), "killed": 0, "survived": 0, "timeout": 0, "equivalent": 0, "incompetent": 0}
+                                 r.test_outcome, r.diff from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
+    con.close()
+    counts = dict(mutants=len(rows), killed=0, survived=0, timeout=0, equivalent=0, incompetent=0)
     survivors, flagged = [], []
-    for module_path, op, row, occ, worker, outcome in rows:
+    for module_path, op, row, occ, worker, outcome, diff in rows:
         key = (os.path.basename(module_path), op, row, occ)
+        # The database holds the enums' names (SQLAlchemy's Enum column): TIMEOUT, KILLED.
+        worker, outcome = (worker or "").upper(), (outcome or "").upper()
         if worker == "TIMEOUT":
             counts["timeout"] += 1
         elif outcome == "KILLED":
@@ -105,38 +188,78 @@ def run_format(fmt, args, scratch, equivalents):
                 counts["equivalent"] += 1
             else:
                 counts["survived"] += 1
-                survivors.append(key)
+                survivors.append(key + (mutated_text(diff),))
         else:
             counts["incompetent"] += 1
-    return counts, sorted(survivors, key=lambda k: (k[2], k[1])), flagged
+    return counts, sorted(survivors, key=lambda k: (k[0], k[2], k[1], k[3])), flagged, seconds
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--format", action="append", choices=sorted(FORMAT_MODULES))
-    ap.add_argument("--sample", type=int, default=0, help="a seeded sample of N mutants per format")
+    ap.add_argument("--format", action="append", dest="targets", choices=sorted(TARGETS),
+                    help="a target (a format, services or shared); repeatable; default: every target")
+    ap.add_argument("--sample", type=int, default=0, help="a seeded sample of N mutants per target (0: all)")
     ap.add_argument("--seed", type=int, default=25)
-    ap.add_argument("--timeout", type=float, default=60.0)
-    ap.add_argument("--python", default=sys.executable, help="the interpreter that runs the testee")
+    ap.add_argument("--workers", type=int, default=2, help="local cosmic-ray http-workers (each in its own copy)")
+    ap.add_argument("--worker-url", action="append", default=[], help="a worker started elsewhere (mutation/worker.py)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per mutant before it counts as timed out")
+    ap.add_argument("--python", default=sys.executable, help="the interpreter that runs the testee and the services")
     ap.add_argument("--conformance", default=os.environ.get("CONFORMANCE", os.path.join(WORKTREE, ".build/debug/conformance")))
+    ap.add_argument("--vectors", default=os.path.join(WORKTREE, "vectors"))
+    ap.add_argument("--report-only", action="store_true", help="exit 0 whatever survives")
+    ap.add_argument("--min-killed", type=float, default=None,
+                    help="exit 1 only when the kill ratio over all targets is below PCT (CI's sample: survivors are listed, the floor gates)")
     args = ap.parse_args()
+    args.conformance = os.path.abspath(args.conformance)
+    args.vectors = os.path.abspath(args.vectors)
     equivalents = load_equivalents()
     scratch = tempfile.mkdtemp(prefix="pixie-mutation-")
-    shutil.copytree(PACKAGE, os.path.join(scratch, "pixie"), ignore=shutil.ignore_patterns("__pycache__", "mutation"))
-    shutil.copy(os.path.join(os.path.dirname(PACKAGE), "pixie_testee.py"), scratch)
-    failed = False
-    print("format           mutants  killed  survived  timeout  equivalent  incompetent")
-    for fmt in args.format or sorted(FORMAT_MODULES):
-        counts, survivors, flagged = run_format(fmt, args, scratch, equivalents)
-        print("%-16s %7d %7d %9d %8d %11d %12d" % (fmt, counts["mutants"], counts["killed"], counts["survived"],
-                                                   counts["timeout"], counts["equivalent"], counts["incompetent"]))
-        for module, op, row, occ in survivors:
-            print("  survived %s:%d %s (occurrence %d)" % (module, row, op, occ))
-        for module, op, row, occ in flagged:
-            print("  KILLED BUT LISTED EQUIVALENT %s:%d %s (occurrence %d)" % (module, row, op, occ))
-        failed = failed or bool(survivors or flagged)
-    shutil.rmtree(scratch)
-    return 1 if failed else 0
+    workers = []
+    try:
+        home = os.path.join(scratch, "home")
+        prepare_copy(home, args.conformance, args.vectors, args.python)
+        urls = list(args.worker_url)
+        if not urls:
+            for k in range(max(1, args.workers)):
+                d = os.path.join(scratch, "worker-%d" % k)
+                prepare_copy(d, args.conformance, args.vectors, args.python)
+                port = free_port()
+                workers.append(start_worker(d, port))
+                urls.append("http://127.0.0.1:%d" % port)
+        print("cosmic-ray on %d worker(s)%s; seed %d" % (len(urls), ", sample %d per target" % args.sample if args.sample else "", args.seed))
+        print("%-14s %7s %7s %8s %7s %10s %11s %8s %8s" % ("target", "mutants", "killed", "survived", "timeout", "equivalent",
+                                                          "incompetent", "killed%", "seconds"))
+        failed = any_flagged = False
+        total = dict(mutants=0, killed=0, survived=0, timeout=0, equivalent=0, incompetent=0)
+        for t in args.targets or list(TARGETS):
+            counts, survivors, flagged, seconds = run_target(t, args, home, urls, equivalents)
+            for k in total:
+                total[k] += counts[k]
+            judged = counts["killed"] + counts["survived"] + counts["timeout"]
+            ratio = 100.0 * (counts["killed"] + counts["timeout"]) / judged if judged else 100.0
+            print("%-14s %7d %7d %8d %7d %10d %11d %7.1f%% %8.0f" % (t, counts["mutants"], counts["killed"], counts["survived"],
+                                                                   counts["timeout"], counts["equivalent"], counts["incompetent"], ratio, seconds))
+            for module, op, row, occ, text in survivors:
+                print("  survived %s:%d %s (occurrence %d): %s" % (module, row, op, occ, text))
+            for module, op, row, occ in flagged:
+                print("  KILLED BUT LISTED EQUIVALENT %s:%d %s (occurrence %d)" % (module, row, op, occ))
+            sys.stdout.flush()
+            failed = failed or bool(survivors or flagged)
+            any_flagged = any_flagged or bool(flagged)
+        judged = total["killed"] + total["survived"] + total["timeout"]
+        overall = 100.0 * (total["killed"] + total["timeout"]) / judged if judged else 100.0
+        if args.min_killed is not None:
+            failed = overall < args.min_killed or any_flagged
+            print("floor: %.1f%% killed, %s %.1f%%" % (overall, "below" if overall < args.min_killed else "at or above", args.min_killed))
+        print("all: %d mutants, %d killed, %d survived, %d timed out, %d equivalent, %d incompetent (%.1f%% of non-equivalent killed)"
+              % (total["mutants"], total["killed"], total["survived"], total["timeout"], total["equivalent"], total["incompetent"],
+                 100.0 * (total["killed"] + total["timeout"]) / judged if judged else 100.0))
+    finally:
+        for p in workers:
+            p.terminate()
+            p.wait()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0 if args.report_only or not failed else 1
 
 
 if __name__ == "__main__":
