@@ -64,15 +64,18 @@ extension MLDSA65 {
         /// be non-decreasing and at most ω, positions within a polynomial strictly increasing, and
         /// unused position bytes zero. Returns false (⊥) instead of trapping on bad input; `h`
         /// receives k·256 coefficients in {0, 1}. A `rule` other than `.fips204` drops the checks
-        /// it names (mutants only); the bound count ≤ ω always stays, since it keeps every read
-        /// inside the ω + k hint bytes.
+        /// it names (mutants only); a count it does not check gives its polynomial no positions, so
+        /// every read stays inside the ω + k hint bytes.
         static func hintUnpack(_ y: UnsafeRawPointer, into h: UnsafeMutablePointer<Int32>,
                                rule: VerificationRule = .fips204) -> Bool {
             h.update(repeating: 0, count: k * n)
             var index = 0
             for i in 0..<k {
                 let end = Int(y.load(fromByteOffset: omega + i, as: UInt8.self))
-                if end > omega { return false }
+                if end > omega {
+                    if rule.checkHintCountBound { return false }
+                    continue  // lenient: a count above ω gives this polynomial no positions
+                }
                 if end < index {
                     if rule.checkHintCountOrder { return false }
                     continue  // lenient: a count below the previous one gives this polynomial no positions

@@ -9,14 +9,19 @@ extension MLDSA65 {
         package var checkHintPadding: Bool
         /// Counts non-decreasing (Algorithm 21 line 3, y[ω + i] < Index).
         package var checkHintCountOrder: Bool
+        /// Counts at most ω (Algorithm 21 line 3, y[ω + i] > ω). Unchecked, a count above ω gives
+        /// its polynomial no positions, so every read stays inside the ω + k hint bytes.
+        package var checkHintCountBound: Bool
         /// ‖z‖∞ < γ1 - β (Algorithm 8 line 13).
         package var checkZBound: Bool
 
-        package init(checkHintOrder: Bool = true, checkHintPadding: Bool = true, checkHintCountOrder: Bool = true, checkZBound: Bool = true) {
+        package init(checkHintOrder: Bool = true, checkHintPadding: Bool = true, checkHintCountOrder: Bool = true, checkZBound: Bool = true,
+                     checkHintCountBound: Bool = true) {
             self.checkHintOrder = checkHintOrder
             self.checkHintPadding = checkHintPadding
             self.checkHintCountOrder = checkHintCountOrder
             self.checkZBound = checkZBound
+            self.checkHintCountBound = checkHintCountBound
         }
 
         package static let fips204 = VerificationRule()

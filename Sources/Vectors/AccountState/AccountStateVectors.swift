@@ -59,9 +59,10 @@ enum AccountStateVectors {
         try blobCases(&b)
         try slotCases(&b)
         try epochCases(&b)
+        try answerCases(&b)
         return VectorFile(format: "account_state",
                           description: "Haven's self-sync AccountState: LWW registers and grow-only cursors, their plaintext, the v0 and HSS1 sealed blobs, slot keys and own-device epoch-key convergence (SPEC.md §11)",
-                          cases: b.cases)
+                          cases: b.cases, withdrawn: Issue23Withdrawals.entries("account_state"))
     }
 
     // MARK: helpers
@@ -137,7 +138,11 @@ enum AccountStateVectors {
         var g = SeededGenerator(seed: 0xACC0_0000_0000_0001)
         let salts: [(String, [UInt8], String)] = [
             ("random-salt", g.bytes(16), "a random salt: the subkey is HKDF(salt = blob salt, IKM = self-sync key, info haven-selfsync-msg-v1)"),
-            ("zero-salt", [UInt8](repeating: 0, count: 16), "sixteen zero bytes are a salt like any other (not HKDF's absent salt, which is 32 zero bytes)"),
+            // Restated by issue 23: the old comment claimed this tells 16 zero bytes from HKDF's absent
+            // salt (32 zero bytes), but HMAC pads its key with zeros to the block size, so both are
+            // the same HMAC key and give the same subkey. What the case does pin: a salt of zeros
+            // is used as given, not refused or replaced as if it were missing.
+            ("zero-salt", [UInt8](repeating: 0, count: 16), "a salt of sixteen zero bytes is used as given, not refused or replaced as a missing salt (it cannot differ from HKDF's absent salt: HMAC pads its key with zeros, RFC 2104)"),
         ]
         for (name, salt, comment) in salts {
             try b.ok("subkey", "normal/\(name)", comment, rules: ["11.1-2"], input: .object([("key", .bytes(key)), ("salt", .bytes(salt))])) {
@@ -194,6 +199,11 @@ enum AccountStateVectors {
         let r1Key = r0Value + 4 + 4, r1Presence = r1Key + 4 + 9 + 8 + 32
         let cursorCount = r1Presence + 1, c0Name = cursorCount + 4, c0Ts = c0Name + 4 + 11
         try check(plain.count == c0Ts + 8, "round-trip plaintext layout")
+        /// The code the reference rejects `bytes` with, nil when it accepts them.
+        func decodeCode(_ bytes: [UInt8]) throws -> ErrorCode? {
+            do { _ = try b.handler.tree(op: "decode", input: CBOR.object([("plaintext", .bytes(bytes))]).json) } catch let e as WireError { return e.code }
+            return nil
+        }
         func decodeReject(_ name: String, _ comment: String, rules: [String], flags: [String] = [], _ bytes: [UInt8], _ code: ErrorCode) throws {
             try b.reject("decode", name, comment, rules: rules, flags: flags, input: .object([("plaintext", .bytes(bytes))]), code)
         }
@@ -272,9 +282,14 @@ enum AccountStateVectors {
         unsortedThenPresence[unsortedThenPresence.count - 4 - 1 - 4 - 1] = 9
         try decodeReject("order/unsorted-before-presence", "the second key sorts first and its presence byte is 9: key order is checked as soon as the key is read",
                          rules: ["11.2-5", "11.2-9"], flags: ["two-faults"], unsortedThenPresence, .accountStateUnsortedKeys)
-        let utf8ThenUnsorted = le32(2) + record("b", 1, phone, nil) + le32(1) + [0xff] + le64(1) + phone + [0] + le32(0)
-        try decodeReject("order/utf8-before-key-order", "the second key is ff: not UTF-8 and below \"b\"; the UTF-8 check comes first",
-                         rules: ["11.2-5", "11.2-8"], flags: ["two-faults"], utf8ThenUnsorted, .accountStateBadUTF8)
+        // Replaces order/utf8-before-key-order (issue 23), whose second key ff sorted above "b":
+        // only one fault. 61 ff is below "b" (61 < 62) and not UTF-8; each fault alone is checked
+        // to be rejected with its own code.
+        func afterB(_ key: [UInt8]) -> [UInt8] { le32(2) + record("b", 1, phone, nil) + le32(UInt32(key.count)) + key + le64(1) + phone + [0] + le32(0) }
+        try check(try decodeCode(afterB([0x61, 0x61])) == .accountStateUnsortedKeys && (try decodeCode(afterB([0x63, 0xff]))) == .accountStateBadUTF8,
+                  "order/bad-utf8-key-below-previous: each fault alone is rejected")
+        try decodeReject("order/bad-utf8-key-below-previous", "the second key is 61 ff: not UTF-8 and below \"b\"; the UTF-8 check comes first",
+                         rules: ["11.2-5", "11.2-8", "11.2-9"], flags: ["two-faults"], afterB([0x61, 0xff]), .accountStateBadUTF8)
         let zeroAndTrailing = le32(0) + le32(1) + le32(1) + bytes("c") + le64(0) + [0xaa]
         try decodeReject("order/zero-cursor-before-trailing", "a zero cursor and a trailing byte: the cursor comes first in byte order",
                          rules: ["11.2-5", "11.2-10"], flags: ["two-faults"], zeroAndTrailing, .accountStateZeroCursor)

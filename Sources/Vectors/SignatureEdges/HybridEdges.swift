@@ -18,6 +18,13 @@ enum HybridEdges {
             return s
         }
         let realMessage = message(realA)
+        var hintFreeCache: (signature: [UInt8], polynomial: Int)?
+        func hintFree() throws -> (signature: [UInt8], polynomial: Int) {
+            if let h = hintFreeCache { return h }
+            let h = try MLDSAEdgeGenerator.hintFreeSignature(key: mldsa, message: realMessage)
+            hintFreeCache = h
+            return h
+        }
         let realEd = try Ed25519EdgeGenerator.make(.control, seed: ed25519Seed, message: realMessage)
         var out: [HybridEdge] = []
         for c in Ed25519EdgeClass.allCases {
@@ -28,13 +35,13 @@ enum HybridEdges {
                                 rules: c.rules, summary: c.summary, ownKey: c.ownKey))
         }
         for c in MLDSAEdgeClass.allCases {
-            let ml = try MLDSAEdgeGenerator.make(c, key: mldsa, message: realMessage, genuine: try genuineMLDSA(realMessage))
+            let ml = try MLDSAEdgeGenerator.make(c, key: mldsa, message: realMessage, genuine: try genuineMLDSA(realMessage), hintFree: hintFree)
             out.append(try item("mldsa/\(c.rawValue)", ed: realEd, mldsaHalf: ml.signature, mldsaClass: c, key: mldsa.publicKey,
                                 rules: c.rules, summary: c.summary, ownKey: false))
         }
         for (e, p) in both {
             let ed = try Ed25519EdgeGenerator.make(e, seed: ed25519Seed, message: realMessage)
-            let ml = try MLDSAEdgeGenerator.make(p, key: mldsa, message: realMessage, genuine: try genuineMLDSA(realMessage))
+            let ml = try MLDSAEdgeGenerator.make(p, key: mldsa, message: realMessage, genuine: try genuineMLDSA(realMessage), hintFree: hintFree)
             out.append(try item("both/\(e.rawValue)+\(p.rawValue)", ed: ed, mldsaHalf: ml.signature, mldsaClass: p, key: mldsa.publicKey,
                                 rules: e.rules + p.rules + ["R9.3-2"],
                                 summary: "Ed25519 half: \(e.summary); ML-DSA-65 half: \(p.summary)", ownKey: false))

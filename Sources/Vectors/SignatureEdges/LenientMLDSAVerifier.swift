@@ -7,6 +7,9 @@ enum LenientMLDSAVerifier: String, CaseIterable, Sendable {
     case skipsHintOrder = "mldsa-skips-hint-order"
     case skipsHintPadding = "mldsa-skips-hint-padding"
     case skipsHintCountOrder = "mldsa-skips-hint-count-order"
+    /// Neither count check of Algorithm 21 line 3 (below the previous count, above ω): a count it
+    /// cannot use gives its polynomial no positions.
+    case skipsHintCount = "mldsa-skips-hint-count"
     case skipsZBound = "mldsa-skips-z-bound"
 
     var rule: MLDSA65.VerificationRule {
@@ -14,6 +17,7 @@ enum LenientMLDSAVerifier: String, CaseIterable, Sendable {
         case .skipsHintOrder: return .init(checkHintOrder: false)
         case .skipsHintPadding: return .init(checkHintPadding: false)
         case .skipsHintCountOrder: return .init(checkHintCountOrder: false)
+        case .skipsHintCount: return .init(checkHintCountOrder: false, checkHintCountBound: false)
         case .skipsZBound: return .init(checkZBound: false)
         }
     }

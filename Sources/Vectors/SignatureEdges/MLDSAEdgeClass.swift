@@ -7,12 +7,17 @@ enum MLDSAEdgeClass: String, CaseIterable, Sendable {
     case short
     /// One byte long (3,310).
     case long
-    /// The last cumulative hint count set to ω + 1 = 56.
-    case hintCountOverOmega = "hint-count-over-omega"
+    /// The count of a polynomial without hints set to ω + 1 = 56: the decoded hints are unchanged
+    /// for a decoder that skips the bound, so c̃ passes and only the count check rejects it.
+    /// (Replaces `hint-count-over-omega`, which changed the last count and so the hints: c̃
+    /// failed too, and a decoder skipping the bound was rejected for the wrong reason.)
+    case hintCountOverOmegaSameHints = "hint-count-over-omega-same-hints"
     /// The last cumulative hint count set to 255: a decoder trusting it reads past the signature.
     case hintCountFF = "hint-count-ff"
-    /// A cumulative count below the previous one.
-    case hintCountDecreasing = "hint-count-decreasing"
+    /// The count of a polynomial without hints set one below the previous count: the decoded
+    /// hints are unchanged for a decoder that skips the order test. (Replaces
+    /// `hint-count-decreasing`, which changed the hints.)
+    case hintCountDecreasingSameHints = "hint-count-decreasing-same-hints"
     /// Two positions of one polynomial swapped (the same set, out of order).
     case hintUnsorted = "hint-unsorted"
     /// A position written twice (the same set, one position repeated).
@@ -29,7 +34,7 @@ enum MLDSAEdgeClass: String, CaseIterable, Sendable {
     var rules: [String] {
         switch self {
         case .short, .long: return ["R9.2-1", "R9.3-1"]
-        case .hintCountOverOmega, .hintCountFF, .hintCountDecreasing, .hintUnsorted, .hintRepeated, .hintPadding: return ["R9.2-2"]
+        case .hintCountOverOmegaSameHints, .hintCountFF, .hintCountDecreasingSameHints, .hintUnsorted, .hintRepeated, .hintPadding: return ["R9.2-2"]
         case .zOutOfRange: return ["R9.2-3"]
         case .cTildeFlipped: return ["R9.2-4"]
         case .otherMessage: return ["R9.2-4", "R9.3-3"]
@@ -43,9 +48,9 @@ enum MLDSAEdgeClass: String, CaseIterable, Sendable {
         switch self {
         case .short: return "an ML-DSA-65 half of 3,308 bytes (the hybrid is 3,372)"
         case .long: return "an ML-DSA-65 half of 3,310 bytes (the hybrid is 3,374)"
-        case .hintCountOverOmega: return "the last hint count is ω + 1 = 56: HintBitUnpack must return ⊥"
+        case .hintCountOverOmegaSameHints: return "a polynomial without hints has count ω + 1 = 56 (the hints read are unchanged, c̃ passes): HintBitUnpack must return ⊥"
         case .hintCountFF: return "the last hint count is 255: a decoder trusting it reads past the signature"
-        case .hintCountDecreasing: return "a hint count below the previous one: HintBitUnpack must return ⊥"
+        case .hintCountDecreasingSameHints: return "a polynomial without hints has a count below the previous one (the hints read are unchanged, c̃ passes): HintBitUnpack must return ⊥"
         case .hintUnsorted: return "two hint positions of one polynomial swapped: the same hint set, out of order, must be ⊥"
         case .hintRepeated: return "a hint position written twice: the same hint set, repeated, must be ⊥"
         case .hintPadding: return "a non-zero byte in the unused hint positions: must be ⊥"

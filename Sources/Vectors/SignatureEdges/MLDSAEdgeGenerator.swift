@@ -2,7 +2,8 @@ import Primitives
 
 /// Builds `MLDSAEdge` material from a genuine deterministic signature by byte surgery on its
 /// encoding (FIPS 204 Algorithm 26: c̃ ‖ z ‖ h, with h = ω position bytes then k cumulative
-/// counts), or, for `zOutOfRange`, by the signer with its z test inverted. Every item is checked
+/// counts), or, for `zOutOfRange`, by the signer with its z test inverted, or, for the two
+/// `…-same-hints` count classes, from a valid signature with a polynomial without hints. Every item is checked
 /// against the reference verifier: FIPS 204 rejects it, and a verifier skipping the one check the
 /// class names accepts it where the class allows (`lenientAcceptor`).
 enum MLDSAEdgeGenerator {
@@ -19,13 +20,41 @@ enum MLDSAEdgeGenerator {
         switch c {
         case .hintUnsorted, .hintRepeated: return .skipsHintOrder
         case .hintPadding: return .skipsHintPadding
-        case .hintCountDecreasing: return .skipsHintCountOrder
+        case .hintCountDecreasingSameHints: return .skipsHintCountOrder
+        case .hintCountOverOmegaSameHints: return .skipsHintCount
         case .zOutOfRange: return .skipsZBound
         default: return nil
         }
     }
 
-    static func make(_ c: MLDSAEdgeClass, key: MLDSA65.PrivateKey, message: [UInt8], genuine: [UInt8]) throws -> MLDSAEdge {
+    /// The first signature of `message` in the sequence deterministic, then rnd = SHA-256(tag ‖
+    /// counter as 4 bytes little-endian) for counter 1, 2, …, that has a polynomial i ≥ 1 without
+    /// hints and with a non-zero count (count i = count i − 1 > 0), and that i. Any rnd gives a
+    /// valid FIPS 204 signature (verification never sees rnd); the count classes need such a
+    /// polynomial so that changing its count leaves the decoded hints, and so c̃, unchanged.
+    /// About one signature in thirty has one.
+    static func hintFreeSignature(key: MLDSA65.PrivateKey, message: [UInt8]) throws -> (signature: [UInt8], polynomial: Int) {
+        for counter in 0..<2_000 {
+            let s: [UInt8]
+            if counter == 0 {
+                s = try key.deterministicSignature(for: message)
+            } else {
+                var tag = Array(hintFreeTag.utf8)
+                tag.appendLE(UInt32(counter))
+                s = try key.signature(for: message, context: [], randomness: SHA256.hash(tag).bytes)
+            }
+            let c = counts(s)
+            if let i = (1..<k).first(where: { c[$0] == c[$0 - 1] && c[$0] > 0 }) { return (s, i) }
+        }
+        throw StateDigestVectors.GeneratorCheckFailed(description: "ML-DSA edges: no signature with a polynomial without hints in 2,000 tries")
+    }
+
+    static let hintFreeTag = "pixie.vectors.signature-edges.mldsa-hint-free-rnd"
+
+    /// `hintFree` gives the signature `hintFreeSignature` finds (the caller caches it: the two
+    /// count classes share it).
+    static func make(_ c: MLDSAEdgeClass, key: MLDSA65.PrivateKey, message: [UInt8], genuine: [UInt8],
+                     hintFree: () throws -> (signature: [UInt8], polynomial: Int)) throws -> MLDSAEdge {
         let counts = counts(genuine)
         let total = counts[k - 1]
         var s = genuine
@@ -35,21 +64,16 @@ enum MLDSAEdgeGenerator {
             s.removeLast()
         case .long:
             s.append(0)
-        case .hintCountOverOmega:
-            s[countAt + k - 1] = UInt8(omega + 1)
+        case .hintCountOverOmegaSameHints:
+            let (base, i) = try hintFree()
+            s = base
+            s[countAt + i] = UInt8(omega + 1)
         case .hintCountFF:
             s[countAt + k - 1] = 0xff
-        case .hintCountDecreasing:
-            // A polynomial with no positions and a non-zero count set to 0: a decoder that skips
-            // the order check then reads the same hint set. Else any count set one below the
-            // previous one (FIPS 204 still rejects it; no decoder reads the same set).
-            let c0 = [0] + counts
-            if let i = (1..<k).first(where: { counts[$0] == counts[$0 - 1] && counts[$0] > 0 }) {
-                s[countAt + i] = 0
-            } else {
-                let i = try need((1..<k).first { c0[$0] > 0 }, "a non-zero hint count")
-                s[countAt + i] = UInt8(counts[i - 1] - 1)
-            }
+        case .hintCountDecreasingSameHints:
+            let (base, i) = try hintFree()
+            s = base
+            s[countAt + i] = UInt8(Int(base[countAt + i - 1]) - 1)
         case .hintUnsorted:
             let c0 = [0] + counts
             let i = try need((0..<k).first { c0[$0 + 1] - c0[$0] >= 2 }, "a polynomial with two hint positions")
@@ -77,7 +101,7 @@ enum MLDSAEdgeGenerator {
         }
         let pk = key.publicKey
         try check(!pk.isValidSignature(s, for: message), "\(c.rawValue): FIPS 204 rejects it")
-        if let lenient = lenientAcceptor(c), c != .hintCountDecreasing {
+        if let lenient = lenientAcceptor(c) {
             try check(lenient.accepts(publicKey: pk, signature: s, message: message), "\(c.rawValue): \(lenient.rawValue) accepts it")
         }
         return MLDSAEdge(edgeClass: c, signature: s, message: message)

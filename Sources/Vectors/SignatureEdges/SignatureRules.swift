@@ -26,6 +26,7 @@ enum SignatureRules {
         case .signinMLDSAUnsortedHints, .listMLDSAUnsortedHints, .envelopeMLDSAUnsortedHints: return LenientMLDSAVerifier.skipsHintOrder.rule
         case .signinMLDSAPaddingUnchecked, .envelopeMLDSAPaddingUnchecked: return LenientMLDSAVerifier.skipsHintPadding.rule
         case .signinMLDSAZUnchecked, .listMLDSAZUnchecked, .envelopeMLDSAZUnchecked: return LenientMLDSAVerifier.skipsZBound.rule
+        case .signinMLDSAHintCountUnchecked, .listMLDSAHintCountUnchecked, .envelopeMLDSAHintCountUnchecked: return LenientMLDSAVerifier.skipsHintCount.rule
         default: return .fips204
         }
     }

@@ -156,6 +156,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case signinMLDSAUnsortedHints = "signin.mldsa-unsorted-hints-accepted"
     case signinMLDSAPaddingUnchecked = "signin.mldsa-hint-padding-unchecked"
     case signinMLDSAZUnchecked = "signin.mldsa-z-bound-unchecked"
+    case signinMLDSAHintCountUnchecked = "signin.mldsa-hint-count-unchecked"
     case signinLenientIntegers = "signin.lenient-integer-inputs"
     case signinModelCharacters = "signin.device-model-counted-in-characters"
     case signinModelNFC = "signin.device-model-nfc-normalised"
@@ -180,6 +181,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case listMLKEMModulusChecked = "device_list.mlkem-key-modulus-checked"
     case listMLDSAUnsortedHints = "device_list.mldsa-unsorted-hints-accepted"
     case listMLDSAZUnchecked = "device_list.mldsa-z-bound-unchecked"
+    case listMLDSAHintCountUnchecked = "device_list.mldsa-hint-count-unchecked"
     case listWireBeforePinned = "device_list.wire-before-pinned"
     case listBothHalvesReported = "device_list.both-halves-reported"
     case listSignatureLengthFirst = "device_list.signature-length-first"
@@ -339,6 +341,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case envelopeMLDSAUnsortedHints = "envelope.mldsa-unsorted-hints-accepted"
     case envelopeMLDSAPaddingUnchecked = "envelope.mldsa-hint-padding-unchecked"
     case envelopeMLDSAZUnchecked = "envelope.mldsa-z-bound-unchecked"
+    case envelopeMLDSAHintCountUnchecked = "envelope.mldsa-hint-count-unchecked"
 
     @TaskLocal public static var active: Mutant?
 
@@ -383,6 +386,7 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .envelopeMLDSAUnsortedHints: return "SenderCert ML-DSA-65 hint positions not checked to increase (unsorted or repeated hints accepted)"
         case .envelopeMLDSAPaddingUnchecked: return "SenderCert ML-DSA-65 unused hint position bytes not checked to be zero"
         case .envelopeMLDSAZUnchecked: return "SenderCert ML-DSA-65 ‖z‖∞ < γ1 − β not checked"
+        case .envelopeMLDSAHintCountUnchecked: return "SenderCert ML-DSA-65 hint counts not checked (a count below the previous one or above ω gives its polynomial no hints)"
         case .signinEd25519HalfOnly: return "a cert accepted when only its Ed25519 half verifies"
         case .signinMLDSAHalfOnly: return "a cert accepted when only its ML-DSA-65 half verifies"
         case .signinExpiryNotChecked: return "an expired cert accepted"
@@ -401,6 +405,7 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .signinMLDSAUnsortedHints: return "ML-DSA-65 hint positions not checked to increase (unsorted or repeated hints accepted)"
         case .signinMLDSAPaddingUnchecked: return "ML-DSA-65 unused hint position bytes not checked to be zero"
         case .signinMLDSAZUnchecked: return "ML-DSA-65 ‖z‖∞ < γ1 − β not checked"
+        case .signinMLDSAHintCountUnchecked: return "ML-DSA-65 hint counts not checked (a count below the previous one or above ω gives its polynomial no hints)"
         case .signinLenientIntegers: return "integer inputs parsed leniently: \"05\", \"+5\", 1.0 and true read as numbers"
         case .signinModelCharacters: return "device_model's 1–64 bound counted in characters, not UTF-8 bytes"
         case .signinModelNFC: return "device_model normalised to NFC before it is encoded"
@@ -413,6 +418,7 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .listMLKEMModulusChecked: return "a bundle whose ML-KEM key fails FIPS 203's modulus check refused as device_list_bad_bundle (Haven reduces it)"
         case .listMLDSAUnsortedHints: return "credentials and lists: ML-DSA-65 hint positions not checked to increase"
         case .listMLDSAZUnchecked: return "credentials and lists: ML-DSA-65 ‖z‖∞ < γ1 − β not checked"
+        case .listMLDSAHintCountUnchecked: return "credentials and lists: ML-DSA-65 hint counts not checked (below the previous one or above ω: no hints for that polynomial)"
         case .listHigherVersionReplaces: return "merge takes the higher-version list whole instead of the union"
         case .listGrowOnlyRevoked: return "merge keeps every revocation (grow-only): a re-authorization is undone"
         case .listTieReauthorizes: return "on a version tie a re-authorization beats the revocation"

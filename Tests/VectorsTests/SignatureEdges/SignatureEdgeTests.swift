@@ -28,11 +28,43 @@ struct SignatureEdgeTests {
 
     @Test func everyMLDSAClassIsRejectedByFIPS204() throws {
         let genuine = try Self.mldsa.deterministicSignature(for: Self.message)
+        let hintFree = try MLDSAEdgeGenerator.hintFreeSignature(key: Self.mldsa, message: Self.message)
         for c in MLDSAEdgeClass.allCases {
-            let e = try MLDSAEdgeGenerator.make(c, key: Self.mldsa, message: Self.message, genuine: genuine)
+            let e = try MLDSAEdgeGenerator.make(c, key: Self.mldsa, message: Self.message, genuine: genuine, hintFree: { hintFree })
             #expect(!Self.mldsa.publicKey.isValidSignature(e.signature, for: Self.message), "\(c.rawValue)")
             #expect((e.signature.count != MLDSA65.signatureByteCount) == c.changesLength)
         }
+    }
+
+    /// Issue 23: the two count classes change a count and nothing a decoder without the count
+    /// test reads, so such a decoder accepts them (c̃ matches) and FIPS 204 rejects them for the
+    /// count alone. The signature they start from is valid and has a polynomial without hints.
+    @Test func hintCountClassesAreDecidedByTheCountCheckAlone() throws {
+        let hintFree = try MLDSAEdgeGenerator.hintFreeSignature(key: Self.mldsa, message: Self.message)
+        let pk = Self.mldsa.publicKey
+        #expect(pk.isValidSignature(hintFree.signature, for: Self.message))
+        let counts = MLDSAEdgeGenerator.counts(hintFree.signature)
+        #expect(hintFree.polynomial >= 1 && counts[hintFree.polynomial] == counts[hintFree.polynomial - 1] && counts[hintFree.polynomial] > 0)
+        let genuine = try Self.mldsa.deterministicSignature(for: Self.message)
+        let cases: [(MLDSAEdgeClass, [LenientMLDSAVerifier])] = [
+            (.hintCountDecreasingSameHints, [.skipsHintCountOrder, .skipsHintCount]),
+            (.hintCountOverOmegaSameHints, [.skipsHintCount]),
+        ]
+        for (c, acceptors) in cases {
+            let e = try MLDSAEdgeGenerator.make(c, key: Self.mldsa, message: Self.message, genuine: genuine, hintFree: { hintFree })
+            #expect(!pk.isValidSignature(e.signature, for: Self.message), "\(c.rawValue): FIPS 204 rejects it")
+            // Exactly one byte differs from the valid signature: the count.
+            let diff = zip(e.signature, hintFree.signature).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            #expect(diff == [MLDSAEdgeGenerator.hintOffset + MLDSAEdgeGenerator.omega + hintFree.polynomial], "\(c.rawValue)")
+            for v in LenientMLDSAVerifier.allCases {
+                #expect(v.accepts(publicKey: pk, signature: e.signature, message: Self.message) == acceptors.contains(v), "\(c.rawValue) under \(v.rawValue)")
+            }
+        }
+        // The withdrawn construction (the last count set to ω + 1) changes the hints a decoder
+        // without the bound reads, so even that decoder rejects it: it could not pin the check.
+        var old = genuine
+        old[MLDSAEdgeGenerator.hintOffset + MLDSAEdgeGenerator.omega + MLDSAEdgeGenerator.k - 1] = UInt8(MLDSAEdgeGenerator.omega + 1)
+        #expect(!LenientMLDSAVerifier.skipsHintCount.accepts(publicKey: pk, signature: old, message: Self.message))
     }
 
     /// The §9.1 "where stock verifiers differ" table, row by row, against the modelled verifiers.

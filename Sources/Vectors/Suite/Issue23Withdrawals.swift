@@ -1,0 +1,31 @@
+/// The cases issue 23 withdrew because they could not test what they claimed (SPEC.md §2.1): a
+/// second "fault" that was none, a count change that broke c̃ as well. Each keeps its id in its file's `withdrawn` list, with the reason and the id of
+/// the case that replaces it; a generator never makes a withdrawn id again (`VectorFile.validate`).
+enum Issue23Withdrawals {
+    static let mldsaCountReason = "issue 23: the changed hint count also changed the hints a decoder without the count check reads, so c̃ failed too and such a decoder was rejected for the wrong reason"
+
+    /// (format, id after `<format>/`, reason). The ML-DSA ids are the §9.5 classes in every
+    /// format that carries them.
+    static let all: [(String, String, String)] = {
+        var out: [(String, String, String)] = [
+            ("account_state", "decode/order/utf8-before-key-order",
+             "issue 23: its second fault was none (the key ff sorts above \"b\", so the keys were in order); replaced by account_state/decode/order/bad-utf8-key-below-previous (the key 61 ff after \"b\": not UTF-8, and below \"b\")"),
+        ]
+        let mldsa: [(String, String)] = [
+            ("signin", "cert_verify"), ("signin", "ladder"), ("envelope", "sender_cert_verify"),
+            ("device_list", "credential_verify"), ("device_list", "list_verify"),
+        ]
+        for (format, op) in mldsa {
+            let suffix = format == "device_list" ? DeviceListVectors.realKEMSuffix : ""
+            for (old, new) in [("hint-count-decreasing", "hint-count-decreasing-same-hints"), ("hint-count-over-omega", "hint-count-over-omega-same-hints")] {
+                out.append((format, "\(op)/sig-edge/mldsa-\(old)\(suffix)", "\(mldsaCountReason); replaced by \(format)/\(op)/sig-edge/mldsa-\(new)"))
+            }
+        }
+        return out
+    }()
+
+    /// The withdrawn entries of one format's file.
+    static func entries(_ format: String) -> [WithdrawnCase] {
+        all.filter { $0.0 == format }.map { WithdrawnCase(id: "\($0.0)/\($0.1)", reason: $0.2) }
+    }
+}
