@@ -61,7 +61,7 @@ enum AccountStateVectors {
         try epochCases(&b)
         return VectorFile(format: "account_state",
                           description: "Haven's self-sync AccountState: LWW registers and grow-only cursors, their plaintext, the v0 and HSS1 sealed blobs, slot keys and own-device epoch-key convergence (SPEC.md §11)",
-                          cases: b.cases)
+                          cases: b.cases + (try AccountStateFacets.cases()))
     }
 
     // MARK: helpers
