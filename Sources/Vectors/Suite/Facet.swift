@@ -202,6 +202,7 @@ public enum FacetIndex {
         SettleFacets.declared,
         EnvelopeFacets.declared,
         AccountStateFacets.declared,
+        SyncOfferFacets.declared,
     ]
 
     /// Formats the limit and order axes do not measure yet (said so, not counted as met).
