@@ -7,11 +7,15 @@ enum RulesCommand {
     static let rulesHelp = """
     OVERVIEW: List every rule SPEC.md states ([R<section>-<n>] tags), with its section and text.
 
-    USAGE: conformance rules [--spec FILE] [--section S]
+    USAGE: conformance rules [--spec FILE] [--section S] [--json]
 
     OPTIONS:
       --spec FILE     SPEC.md to read (default: SPEC.md in the current directory).
       --section S     Only rules of section S and its subsections (e.g. 4 or 5.3).
+      --json          One JSON document: {"rules": [{id, section, line, text, order, facets}],
+                      "withdrawn": [{id, reason}]}; a facet is {kind: "limit", id, format,
+                      quantity, bound, side, inclusive, refuses | changes} or {kind: "order",
+                      id, format, checks: [{name, outcome}]}. Members may be added (inputs).
 
     EXIT CODES: 0 listed, 1 the tags themselves are wrong (duplicate, misplaced, withdrawn), 2 usage error.
     """
@@ -19,16 +23,20 @@ enum RulesCommand {
     static let coverageHelp = """
     OVERVIEW: For each rule of SPEC.md, the vector cases (and self-test checks) that pin it.
               Fails when a rule is pinned by nothing, when an order rule has no case flagged
-              two-faults, or when a case names a rule SPEC.md does not state.
+              two-faults, or when a case names a rule SPEC.md does not state. Then the facet
+              axes, per format: every limit's below / at / above edge and every stated order's
+              adjacent pairs and first-against-last need a case flagged facet:<entry> or an
+              exemption with its reason (coverage/limits-exempt.tsv, coverage/orders-exempt.tsv).
 
-    USAGE: conformance coverage [--spec FILE] [--vectors DIR] [--section S] [--verbose]
+    USAGE: conformance coverage [--spec FILE] [--vectors DIR] [--exemptions DIR] [--section S] [--verbose]
 
     OPTIONS:
       --spec FILE     SPEC.md to read (default: SPEC.md in the current directory).
       --vectors DIR   Vector files to read (default: vectors/).
       --section S     Report only rules of section S and its subsections (the gate still
                       checks every rule).
-      --verbose       List every pinning case, not the first three.
+      --exemptions DIR  The facet axes' exemption files (default: coverage/).
+      --verbose       List every pinning case, not the first three, and every facet entry.
 
     EXIT CODES: 0 every rule pinned, 1 a gap (each printed), 2 usage error.
     """
@@ -37,6 +45,8 @@ enum RulesCommand {
         var spec = URL(fileURLWithPath: "SPEC.md")
         var section: String?
         var verbose = false
+        var json = false
+        var exemptions = URL(fileURLWithPath: "coverage")
     }
 
     struct UsageError: Error { var message: String }
@@ -52,6 +62,8 @@ enum RulesCommand {
         }
         if let v = try value("--spec") { o.spec = URL(fileURLWithPath: v) }
         o.section = try value("--section")
+        if let v = try value("--exemptions") { o.exemptions = URL(fileURLWithPath: v) }
+        if let i = argv.firstIndex(of: "--json") { o.json = true; argv.remove(at: i) }
         if let i = argv.firstIndex(of: "--verbose") { o.verbose = true; argv.remove(at: i) }
         return o
     }
@@ -72,6 +84,11 @@ enum RulesCommand {
             return CLI.fail("cannot read \(options.spec.path): \(error.localizedDescription)")
         }
         let shown = index.rules.filter { inSection($0, options.section) }
+        if options.json {
+            print(RuleJSON.document(shown, withdrawn: index.withdrawn).pretty)
+            for p in index.problems { FileHandle.standardError.write(Data("error: \(p)\n".utf8)) }
+            return index.problems.isEmpty ? 0 : 1
+        }
         for r in shown {
             print("\(r.id)\(r.isOrder ? " (order)" : "")\t§\(r.section)\t\(r.text)")
         }
@@ -106,6 +123,7 @@ enum RulesCommand {
         for p in coverage.problems { print("GAP \(p)") }
         let pinned = coverage.entries.filter(\.isPinned).count
         print("\(pinned) of \(coverage.entries.count) rules pinned, \(coverage.problems.count) gap(s)")
-        return coverage.isClean ? 0 : 1
+        let axesClean = FacetAxesReport.run(cases: cases, exemptions: options.exemptions, verbose: options.verbose)
+        return coverage.isClean && axesClean ? 0 : 1
     }
 }

@@ -11,6 +11,8 @@ public struct Rule: Sendable, Equatable {
     public var text: String
     /// 1-based line of SPEC.md holding the tag.
     public var line: Int
+    /// The whole statement, not cut at 240 characters (the facet agreement test reads it).
+    public var statement: String = ""
 
     public init(id: String, section: String, isOrder: Bool, text: String, line: Int) {
         self.id = id

@@ -57,7 +57,9 @@ public struct RuleIndex: Sendable {
                     if tag.section != heading {
                         problems.append("SPEC.md:\(lineNumber): \(tag.id) sits under section \(heading.isEmpty ? "(none)" : heading), not \(tag.section)")
                     }
-                    rules.append(Rule(id: tag.id, section: tag.section, isOrder: tag.isOrder, text: statement, line: lineNumber))
+                    var rule = Rule(id: tag.id, section: tag.section, isOrder: tag.isOrder, text: statement, line: lineNumber)
+                    rule.statement = clean(paragraph + " " + before, cut: false)
+                    rules.append(rule)
                 }
                 paragraph = ""
                 rest = rest[tag.range.upperBound...]
@@ -141,12 +143,12 @@ public struct RuleIndex: Sendable {
     }
 
     /// One line of statement text: whitespace collapsed, earlier tags removed, cut at 240 chars.
-    static func clean(_ s: String) -> String {
+    static func clean(_ s: String, cut: Bool = true) -> String {
         var text = s
         while let tag = nextTag(in: Substring(text)) { text.removeSubrange(tag.range) }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         var out = words.joined(separator: " ")
-        if out.count > 240 { out = String(out.prefix(239)) + "…" }
+        if cut, out.count > 240 { out = String(out.prefix(239)) + "…" }
         return out
     }
 }

@@ -62,7 +62,7 @@ enum AccountStateVectors {
         try answerCases(&b)
         return VectorFile(format: "account_state",
                           description: "Haven's self-sync AccountState: LWW registers and grow-only cursors, their plaintext, the v0 and HSS1 sealed blobs, slot keys and own-device epoch-key convergence (SPEC.md §11)",
-                          cases: b.cases, withdrawn: Issue23Withdrawals.entries("account_state"))
+                          cases: b.cases + (try AccountStateFacets.cases()), withdrawn: Issue23Withdrawals.entries("account_state"))
     }
 
     // MARK: helpers

@@ -61,7 +61,7 @@ enum EnvelopeVectors {
         try signatureEdgeCases(&b, f)
         return VectorFile(format: "envelope",
                           description: "The envelope layer (SPEC.md §14): HPKE with X-Wing, the DiscoveryBox, sealed sign-in, the sibling channel key, SenderCert, the sealed-sender envelope and its MAC, wake classes, sealed snapshot sync",
-                          cases: b.cases, withdrawn: Issue23Withdrawals.entries("envelope"))
+                          cases: b.cases + (try EnvelopeFacets.cases(f)), withdrawn: Issue23Withdrawals.entries("envelope"))
     }
 
     // MARK: - Shared builders

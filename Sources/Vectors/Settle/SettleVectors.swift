@@ -139,6 +139,6 @@ enum SettleVectors {
         try answerCases(&b)
         return VectorFile(format: "settle",
                           description: "The settle loop of seed 002 §8–§9 as a pure transition function: debounce, re-advertisement after every round, identical-emit skip, return-once, silent responder, storm guard and overlay (SPEC.md §12)",
-                          cases: b.cases)
+                          cases: b.cases + (try SettleFacets.cases()))
     }
 }

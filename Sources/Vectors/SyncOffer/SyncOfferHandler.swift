@@ -141,7 +141,22 @@ public struct SyncOfferHandler: FormatHandler {
         return SyncOfferOutput.sealed(plaintext: plaintext, blob: blob, offer: SyncBlob.offer(for: blob, blobID: blobID, key: key, nonce: nonce)).json
     }
 
-    func receive(_ input: JSONValue) throws(WireError) -> JSONValue {
+    func receive(_ input: JSONValue) throws(WireError) -> JSONValue { try receiveTree(input).json }
+
+    /// The ops whose output the facet cases keep as typed vector data (bytes as bytes, not as
+    /// their hex text), as every other case of the file does.
+    func tree(op: String, input: JSONValue) throws(WireError) -> CBOR {
+        switch op {
+        case "receive": return try receiveTree(input)
+        case "schedule":
+            let t = try Self.int64(try Input.member(input, "elapsed_ms", path: ""), path: "elapsed_ms")
+            guard t >= 0 else { throw WireError(.inputBadValue, "elapsed time is never negative", field: "elapsed_ms") }
+            return SyncOfferOutput.schedule(elapsedMs: t)
+        default: return CBOR(json: try run(op: op, input: input))
+        }
+    }
+
+    func receiveTree(_ input: JSONValue) throws(WireError) -> CBOR {
         let offer = try Self.bytes(input, "offer", length: nil)
         let requestID = try Self.bytes(input, "request_id", length: SyncRequest.requestIDByteCount)
         let blob = try Self.bytes(input, "blob", length: nil)
@@ -150,7 +165,7 @@ public struct SyncOfferHandler: FormatHandler {
         let capJSON = try Self.optional(input, "max_blob_bytes", path: "")
         let cap = try capJSON.map { (v) throws(WireError) in try Self.uint64(v, path: "max_blob_bytes") } ?? SyncBlob.syncMaxBlobBytes
         let o = try SyncReceiver.receive(offer: offer, requestID: requestID, blob: blob, ownUserIDHash: own, senderUserIDHash: sender, maxBlobBytes: cap)
-        return SyncOfferOutput.received(o).json
+        return SyncOfferOutput.received(o)
     }
 
     func handleRequest(_ input: JSONValue) throws(WireError) -> JSONValue {

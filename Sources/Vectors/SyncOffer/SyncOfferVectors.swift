@@ -122,7 +122,7 @@ enum SyncOfferVectors {
         try wakeCases(&b)
         return VectorFile(format: "sync_offer",
                           description: "Snapshot sync: sync_request, sync_offer, sync_ack, the sealed snapshot blob, the receiver procedure, import, re-sends and wake classes (SPEC.md §7), and the §1 CBOR profile inside them",
-                          cases: b.cases)
+                          cases: b.cases + (try SyncOfferFacets.cases(f)))
     }
 
     // MARK: raw CBOR

@@ -1,0 +1,152 @@
+import Primitives
+
+/// The limits and check orders of §7.6 (the receiver) and §7.8 (the re-send schedule) as facets,
+/// and the cases derived from them (issue 23). The decoding orders of §7.2 and §7.4 (R7.2-7,
+/// R7.2-8, R7.4-15 … R7.4-19), the gate's (R7.3-2) and the op inputs' (R7.9-2, R7.9-6, R7.9-7,
+/// R7.9-8) are not faceted yet.
+enum SyncOfferFacets {
+    static let format = "sync_offer"
+
+    static func refused(_ code: ErrorCode) -> LimitFacet.Effect { .behaviour("`receive` refuses with reason `\(code.rawValue)`") }
+
+    static let promiseCap = LimitFacet(rule: "R7.6-3", format: format, quantity: "an offer's `size_bytes` against `max_blob_bytes`",
+                                       bound: "size_bytes ≤ cap", side: .max, inclusive: true, effect: refused(.syncBlobOverCap))
+    static let downloadCap = LimitFacet(rule: "R7.6-4", format: format, quantity: "the downloaded blob's length against `max_blob_bytes`",
+                                        bound: "len(blob) ≤ cap", side: .max, inclusive: true, effect: refused(.syncBlobOverCap))
+    static let tagLength = LimitFacet(rule: "R7.6-6", format: format, quantity: "the downloaded blob's length",
+                                      bound: "len(blob) ≥ 16", side: .min, inclusive: true, effect: refused(.syncBlobTooShort))
+    static let firstResend = LimitFacet(rule: "R7.8-2", format: format, quantity: "`elapsed_ms` against send 1's time 5,000",
+                                        bound: "5,000·k ≤ t", side: .min, inclusive: true, effect: .behaviour("send 1 is due"))
+    static let lastNext = LimitFacet(rule: "R7.8-3", format: format, quantity: "the number of sends due",
+                                     bound: "< 7", side: .max, inclusive: false, effect: .behaviour("`next_at_ms` is none"))
+    static let exhausted = LimitFacet(rule: "R7.8-4", format: format, quantity: "`elapsed_ms` against the schedule's end",
+                                      bound: "35,000", side: .min, inclusive: true, effect: .behaviour("`exhausted` is true"))
+
+    static let limits = [promiseCap, downloadCap, tagLength, firstResend, lastNext, exhausted]
+
+    static func step(_ rule: String, _ a: OrderFacet.Check, _ b: OrderFacet.Check) -> OrderFacet {
+        OrderFacet(rule: rule, format: format, checks: [a, b])
+    }
+    static let gate = OrderFacet.Check("gate", output: "dropped, sync_not_same_account")
+    static let decode = OrderFacet.Check("decode", .cborTrailingBytes)
+    static let cap = OrderFacet.Check("cap", output: "refused, sync_blob_over_cap")
+    static let size = OrderFacet.Check("size", output: "refused, sync_size_mismatch")
+    static let short = OrderFacet.Check("too-short", output: "refused, sync_blob_too_short")
+    static let hash = OrderFacet.Check("hash", output: "refused, sync_hash_mismatch")
+    static let open = OrderFacet.Check("open", output: "refused, sync_auth_failed")
+    static let payload = OrderFacet.Check("payload", output: "refused, sync_payload_invalid")
+
+    static let orders = [
+        step("R7.6-11", gate, decode), step("R7.6-12", decode, cap), step("R7.6-13", cap, size), step("R7.6-14", size, short),
+        step("R7.6-15", short, hash), step("R7.6-16", hash, open), step("R7.6-17", open, payload),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+
+    static let boundless: [String: String] = [
+        "R7.2-2": "\"a head longer than needed\" is §1's canonical-length rule (the cbor cases), not a bound of §7",
+        "R7.5-1": "the tag's 16 bytes are a layout; the length check is R7.6-6's facet",
+        "R7.5-3": "the default cap's value; the cap's edges are R7.6-3's and R7.6-4's facets (receive/refused/over-default-cap and its neighbours pin the default)",
+        "R7.6-8": "the tag's 16 bytes are a layout",
+        "R7.4-5": "NOT YET FACETED: its statement carries §7.4's type table (a `normalized_hash` of 0 or 32 bytes, integer ranges); those lengths and ranges are pinned by decode_snapshot cases without facet flags",
+        "R7.4-12": "its statement carries the numbered decoding steps before it (an order, R7.4-15 …), no bound",
+        "R7.7-1": "its statement carries §7.6's closing prose (\"lengths before the hash\": an order, R7.6-15), no bound",
+        "R7.9-11": "its statement carries the op table's shapes (`size_bytes` is a member name), no bound",
+        "R7.9-3": "the uint64 range is §2.2's (the input battery's, another part of issue 23)",
+    ]
+
+    static let declared = FormatFacets(format: format, section: "7", facets: all, boundless: boundless, unfacetedOrders: [
+        "R7.2-7": "the payload decoder's order (faults inside the CBOR) is not derived yet",
+        "R7.2-8": "as R7.2-7",
+        "R7.3-2": "the gate before parsing is R7.6-11's facet for receive; handle_request's is not derived yet",
+        "R7.4-15": "the snapshot decoder's order is not derived yet",
+        "R7.4-16": "as R7.4-15", "R7.4-17": "as R7.4-15", "R7.4-18": "as R7.4-15", "R7.4-19": "as R7.4-15",
+        "R7.9-2": "the op-input order is the §2.2 battery's (another part of issue 23)",
+        "R7.9-6": "as R7.9-2", "R7.9-7": "as R7.9-2", "R7.9-8": "as R7.9-2",
+    ])
+}
+
+// MARK: - derived cases
+
+extension SyncOfferFacets {
+    typealias V = SyncOfferVectors
+
+    static func builder() -> FacetCaseBuilder {
+        FacetCaseBuilder(format: format) { op, tree in
+            Result { () throws(WireError) -> CBOR in try SyncOfferHandler().tree(op: op, input: tree.json) }
+        }
+    }
+
+    /// One `receive` input as the faults of §7.6 see it; each flag breaks one step alone.
+    struct Receive {
+        var stranger = false, badOffer = false, overCap = false, sizeOff = false
+        var short = false, hashOff = false, wrongKey = false, garbage = false
+    }
+
+    static func reason(_ out: CBOR) -> CBOR? { out["reason"] }
+
+    static func cases(_ f: V.Fixture) throws -> [VectorCase] {
+        var b = builder()
+        let n = UInt64(f.blob.count)
+        func input(offer: SyncOffer, blob: [UInt8], cap: UInt64?) -> CBOR {
+            V.receiveInput(offer: offer.encoded, requestID: f.requestID, blob: blob, own: f.ownHash, sender: f.ownHash, cap: cap)
+        }
+        func notReason(_ code: ErrorCode) -> (CBOR) -> Bool { { reason($0) != .text(code.rawValue) } }
+        try b.limit(promiseCap, op: "receive", slug: "size-bytes-against-cap",
+                    comment: "max_blob_bytes = the blob's length n, the offer promising n − 1, n and n + 1 bytes",
+                    input: { d in var o = f.offer; o.sizeBytes = UInt64(Int64(n) + Int64(d)); return input(offer: o, blob: f.blob, cap: n) },
+                    inside: notReason(.syncBlobOverCap))
+        try b.limit(downloadCap, op: "receive", slug: "blob-against-cap",
+                    comment: "max_blob_bytes = size_bytes = n, the download n − 1, n and n + 1 bytes long",
+                    input: { d in
+                        let blob = d < 0 ? Array(f.blob.dropLast()) : f.blob + [UInt8](repeating: 0, count: d)
+                        return input(offer: f.offer, blob: blob, cap: n)
+                    }, inside: notReason(.syncBlobOverCap))
+        let sixteen = try SyncBlob.seal([], key: f.key, nonce: f.nonce)
+        try b.limit(tagLength, op: "receive", slug: "blob-tag-length",
+                    comment: "a blob of 15, 16 and 17 bytes, each with an offer naming its own size and hash",
+                    input: { d in
+                        let blob = d < 0 ? Array(sixteen.prefix(15)) : d == 0 ? sixteen : try SyncBlob.seal([0x00], key: f.key, nonce: f.nonce)
+                        return input(offer: SyncBlob.offer(for: blob, blobID: f.blobID, key: f.key, nonce: f.nonce), blob: blob, cap: nil)
+                    }, inside: notReason(.syncBlobTooShort))
+        func schedule(_ t: Int) -> CBOR { .object([("elapsed_ms", .unsigned(UInt64(t)))]) }
+        try b.limit(firstResend, op: "schedule", slug: "first-resend", comment: "elapsed_ms 4,999, 5,000 and 5,001",
+                    input: { d in schedule(5_000 + d) }, inside: { ($0["sends"]?.arrayValue?.count ?? 0) >= 2 })
+        try b.limit(lastNext, op: "schedule", slug: "last-next", comment: "elapsed_ms 29,999 (6 sends due) and 30,000 (7 due)", edges: [.below, .at],
+                    input: { d in schedule(30_000 + d) }, inside: { $0["next_at_ms"] != .null })
+        try b.limit(exhausted, op: "schedule", slug: "exhausted", comment: "elapsed_ms 34,999, 35,000 and 35,001",
+                    input: { d in schedule(35_000 + d) }, inside: { $0["exhausted"] == .bool(true) })
+
+        let otherKey = [UInt8](repeating: 0x6b, count: 32)
+        func build(_ m: Receive) throws -> CBOR {
+            // A plaintext that is not a snapshot (one CBOR unsigned integer) for the payload fault.
+            var blob = try SyncBlob.seal(m.garbage ? [0x01] : f.plaintext, key: f.key, nonce: f.nonce)
+            if m.short { blob = Array(blob.prefix(15)) }
+            var offer = SyncBlob.offer(for: blob, blobID: f.blobID, key: m.wrongKey ? otherKey : f.key, nonce: f.nonce)
+            if m.sizeOff { offer.sizeBytes += 1 }
+            if m.hashOff { offer.sha256[0] ^= 0x01 }
+            return V.receiveInput(offer: offer.encoded + (m.badOffer ? [0x00] : []), requestID: f.requestID, blob: blob, own: f.ownHash,
+                                  sender: m.stranger ? f.strangerHash : f.ownHash, cap: m.overCap ? UInt64(blob.count) - 1 : nil)
+        }
+        let faults: [String: (Receive) -> Receive] = [
+            "gate": { var m = $0; m.stranger = true; return m }, "decode": { var m = $0; m.badOffer = true; return m },
+            "cap": { var m = $0; m.overCap = true; return m }, "size": { var m = $0; m.sizeOff = true; return m },
+            "too-short": { var m = $0; m.short = true; return m }, "hash": { var m = $0; m.hashOff = true; return m },
+            "open": { var m = $0; m.wrongKey = true; return m }, "payload": { var m = $0; m.garbage = true; return m },
+        ]
+        let reasons: [String: ErrorCode] = [
+            "gate": .syncNotSameAccount, "cap": .syncBlobOverCap, "size": .syncSizeMismatch, "too-short": .syncBlobTooShort,
+            "hash": .syncHashMismatch, "open": .syncAuthFailed, "payload": .syncPayloadInvalid,
+        ]
+        for o in orders {
+            var output: [Int: (CBOR) -> Bool] = [:]
+            for (i, c) in o.checks.enumerated() where c.code == nil {
+                let code = reasons[c.name]!
+                output[i] = { reason($0) == .text(code.rawValue) }
+            }
+            try b.order(o, op: "receive", slug: "receive", comment: "the typical blob and its offer from a sibling",
+                        base: Receive(), faults: o.checks.map { faults[$0.name]! }, input: build, output: output)
+        }
+        return b.cases
+    }
+}
