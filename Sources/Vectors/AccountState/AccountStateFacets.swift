@@ -39,6 +39,8 @@ enum AccountStateFacets {
         "R11.5-1": "a layout's size (44 bytes plus the plaintext), not a bound; the length check is R11.5-8's facet",
         "R11.5-2": "a layout's size (56 bytes plus the plaintext); the length check is R11.5-6's facet",
         "R11.8-1": "the 32-byte `device` is §2.2's fixed-size member (the input battery's)",
+        "R11.7-7": "\"larger than the primary\" is R11.7-2's key comparison (a tie-break), and the list's size is R11.7-2's",
+        "R11.8-3": "the 32-byte keys are §2.2 fixed-size members; the rule fixes the entries' shape and order",
     ]
 
     static let declared = FormatFacets(format: format, section: "11", facets: all, boundless: boundless)

@@ -74,6 +74,8 @@ enum SettleFacets {
         "R12.2-6": "says a deadline already due is accepted in an input state (both sides of `now` are read); when it fires is R12.5-5's facets",
         "R12.3-4": "says `from` compares \"as bytes\" with the state's siblings: no length (the id's 32 bytes are R12.2-2's facet)",
         "R12.5-6": "orders deadlines that are both due (a tie-break between two times), no bound on either",
+        "R12.2-7": "the 417 bytes are §4.8's decoding (its `digest_wrong_length`), not a §2.2 size: R12.2-1's facet and §4's cases hold the edge",
+        "R12.4-2": "the 32-byte `to` is a sibling id's fixed size (R12.2-2), and the rule's point is its type (one id, not an array)",
     ]
 
     static let declared = FormatFacets(format: format, section: "12", facets: all, boundless: boundless)
