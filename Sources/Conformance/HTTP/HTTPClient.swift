@@ -116,6 +116,15 @@ public final class HTTPConnection {
         }
     }
 
+    /// Reads one answer from bytes a service wrote (then closed): the runner's own response
+    /// reading without a socket (the `http_request` fuzz target reads back what the reference
+    /// services write).
+    static func readResponse(from bytes: [UInt8], method: String) -> Result<HTTPResponse, TransportFailure> {
+        let c = HTTPConnection(host: "", port: 0)
+        c.reader = SocketReader(bytes: bytes)
+        return c.readResponse(method: method, deadline: Socket.deadline(after: 1), closeRequested: false)
+    }
+
     /// `HTTP/1.1 200 OK` (or HTTP/1.0): a three-digit status and an optional reason.
     func parseStatusLine(_ line: [UInt8]) -> (Int, String)? {
         let text = String(decoding: line, as: UTF8.self)

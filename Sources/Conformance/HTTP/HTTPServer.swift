@@ -147,47 +147,20 @@ public final class HTTPServer: @unchecked Sendable {
                 default: return
                 }
             }
-            let deadline = Socket.deadline(after: requestTimeout)
-            let head: HTTPWire.Head
-            switch HTTPWire.readHead(reader, deadline: deadline, what: "request") {
-            case .failure(let f):
-                if f.kind == .tooLarge { reply(fd, .error(431, "header_too_large", f.message), close: true) }
-                if f.kind == .malformed { reply(fd, .error(400, "bad_request", f.message), close: true) }
-                return
-            case .success(let h): head = h
+            let request: HTTPRequest
+            let close: Bool
+            switch HTTPRequestReader.next(reader, deadline: Socket.deadline(after: requestTimeout)) {
+            case .end: return
+            case .refused(let answer): return reply(fd, answer, close: true)
+            case .request(let r, let c): request = r; close = c
             }
-            let parts = head.startLine.split(separator: 0x20, omittingEmptySubsequences: false)
-            guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPWire.isTokenChar), !parts[1].isEmpty else {
-                return reply(fd, .error(400, "bad_request", "not a request line: \(HTTPWire.show(head.startLine))"), close: true)
-            }
-            let version = String(decoding: parts[2], as: UTF8.self)
-            guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-                return reply(fd, .error(505, "http_version", "HTTP/1.1 only"), close: true)
-            }
-            let body: [UInt8]
-            switch HTTPWire.framing(head, isResponse: false) {
-            case .failure(let f):
-                return reply(fd, f.kind == .tooLarge ? .error(413, "body_too_large", f.message) : .error(400, "bad_request", f.message), close: true)
-            case .success(let framing):
-                switch HTTPWire.readBody(reader, framing, deadline: deadline) {
-                case .failure(let f):
-                    if f.kind == .tooLarge { reply(fd, .error(413, "body_too_large", f.message), close: true) }
-                    if f.kind == .malformed { reply(fd, .error(400, "bad_request", f.message), close: true) }
-                    return
-                case .success(let b): body = b
-                }
-            }
-            let method = String(decoding: parts[0], as: UTF8.self)
-            let request = HTTPRequest(method: method, target: String(decoding: parts[1], as: UTF8.self), headers: head.fields, body: body)
-            let connectionValues = head.values("Connection").map { String(decoding: $0, as: UTF8.self).lowercased() }
-            let close = version == "HTTP/1.0" ? !connectionValues.contains { $0.contains("keep-alive") } : connectionValues.contains { $0.contains("close") }
             if case .wire(let answer) = behaviour {
                 _ = Socket.writeAll(fd, answer(request), deadline: Socket.deadline(after: requestTimeout))
                 return
             }
             guard case .service(let service) = behaviour else { return }
             let answer = service.handle(request)
-            guard Socket.writeAll(fd, HTTPWire.serialize(answer, close: close, headOnly: method == "HEAD"), deadline: Socket.deadline(after: requestTimeout)) == nil, !close else { return }
+            guard Socket.writeAll(fd, HTTPWire.serialize(answer, close: close, headOnly: request.method == "HEAD"), deadline: Socket.deadline(after: requestTimeout)) == nil, !close else { return }
         }
     }
 

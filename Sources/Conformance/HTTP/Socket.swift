@@ -132,6 +132,14 @@ final class SocketReader {
 
     init(fd: Int32) { self.fd = fd }
 
+    /// A reader over bytes already received, the connection closed after them: the request
+    /// parser run without a socket (the `http_request` fuzz target, unit tests).
+    init(bytes: [UInt8]) {
+        fd = -1
+        buffer = bytes
+        sawEOF = true
+    }
+
     var buffered: Int { buffer.count - start }
 
     enum Fill { case data, eof, timeout, error(String) }
