@@ -27,6 +27,7 @@ enum CLI {
       bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
       kat                 Check this binary's crypto against the long published known answers.
       simulate [scenario] Simulate devices running the settle loop; rounds, bytes, time to converge.
+      fuzz-corpus         Seeds and dictionaries of the libFuzzer targets (Fuzz/), from the vectors.
 
     OPTIONS:
       -h, --help          Show help.
@@ -66,6 +67,7 @@ enum CLI {
         case "rules": return RulesCommand.rules(rest)
         case "coverage": return RulesCommand.coverage(rest)
         case "simulate": return SimulateCommand.run(rest)
+        case "fuzz-corpus": return FuzzCorpusCommand.run(rest)
         default:
             FileHandle.standardError.write(Data("error: unknown subcommand '\(sub)'\n\n\(overview)\n".utf8))
             return 2

@@ -283,12 +283,19 @@ extension FuzzSurface {
         for s in seeds {
             switch seedSyntax {
             case .cbor:
-                if let v = try? CBORReader.decode(s, maxDepth: 64) { FuzzSurface.cborTokens(v, into: &tokens) }
+                // A seed may start with the byte that picks the op.
+                if let v = (try? CBORReader.decode(s, maxDepth: 64)) ?? (try? CBORReader.decode(Array(s.dropFirst()), maxDepth: 64)) {
+                    FuzzSurface.cborTokens(v, into: &tokens)
+                }
             case .json:
                 let text = s.first.map { $0 < 0x20 ? Array(s.dropFirst()) : s } ?? s
                 if let v = try? JSONValue.parse(String(decoding: text, as: UTF8.self)) { FuzzSurface.jsonTokens(v, into: &tokens) }
             case .bytes:
-                break
+                // Line-based text (HTTP): each line's first word or field name, with its delimiter.
+                for line in s.split(separator: 0x0a) {
+                    if let colon = line.firstIndex(of: 0x3a), colon - line.startIndex <= 40 { tokens.insert(Array(line[...colon])) }
+                    if let space = line.firstIndex(of: 0x20), space - line.startIndex <= 10 { tokens.insert(Array(line[...space])) }
+                }
             }
         }
         return tokens.sorted { $0.lexicographicallyPrecedes($1) }

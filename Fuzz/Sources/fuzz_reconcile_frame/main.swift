@@ -1,0 +1,6 @@
+import FuzzCommon
+
+private let target = FuzzTarget("reconcile_frame")
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { target.run(data, size) }
