@@ -30,6 +30,12 @@ public enum HTTPRequestReader {
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPWire.isTokenChar), !parts[1].isEmpty else {
             return .refused(.error(400, "bad_request", "not a request line: \(HTTPWire.show(head.startLine))"))
         }
+        // RFC 9112 §3.2: a request-target has no control characters; one with NUL or DEL (which the
+        // runner's own client refuses to send) would reach the services' routing (found by the
+        // http_request fuzz target: `GET /v1/sync/self-status/…\u{7F}\0…` was routed).
+        guard !parts[1].contains(where: { $0 < 0x21 || $0 == 0x7f }) else {
+            return .refused(.error(400, "bad_request", "a request target with control characters: \(HTTPWire.show(Array(parts[1])))"))
+        }
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
             return .refused(.error(505, "http_version", "HTTP/1.1 only"))

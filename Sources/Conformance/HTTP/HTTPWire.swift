@@ -106,7 +106,9 @@ public enum HTTPWire {
             case .success(let l): line = l
             }
             let sizeText = line.prefix { $0 != UInt8(ascii: ";") && $0 != 0x20 && $0 != 0x09 }
-            guard !sizeText.isEmpty, sizeText.count <= 16, let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16), size >= 0 else {
+            // chunk-size = 1*HEXDIG (RFC 9112 §7.1): Swift's Int(_:radix:) would also take "+1a".
+            guard !sizeText.isEmpty, sizeText.count <= 16, sizeText.allSatisfy({ $0.isHexDigitASCII }),
+                  let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16), size >= 0 else {
                 return .failure(TransportFailure(.malformed, "not a chunk size: \(show(line))"))
             }
             if size == 0 { break }
@@ -195,4 +197,8 @@ extension String {
         }
         return out
     }
+}
+
+extension UInt8 {
+    var isHexDigitASCII: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }
