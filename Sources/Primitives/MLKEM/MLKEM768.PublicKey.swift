@@ -70,7 +70,10 @@ extension MLKEM768 {
 
         /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17) with the given 32-byte randomness m
         /// (`.invalidLength` otherwise): deterministic, for known-answer tests and vector generation.
-        package func encapsulate<C: Collection>(randomness m: C) throws -> KEMEncapsulationResult where C.Element == UInt8 {
+        /// Public because SPEC.md §9 names it: a held-out test vector (ACVP encapDecap, another
+        /// team's golden file) drives this entry point from outside the package. Never call it with
+        /// predictable m to protect anything: FIPS 203 §3.3 requires m to be fresh randomness.
+        public func encapsulate<C: Collection>(randomness m: C) throws -> KEMEncapsulationResult where C.Element == UInt8 {
             let bytes = Array(m)
             guard bytes.count == encapsulationRandomnessByteCount else {
                 throw CryptoError(.invalidLength, "ML-KEM encapsulation randomness must be 32 bytes, got \(bytes.count)")

@@ -70,7 +70,9 @@ public enum XWing {
 
         /// EncapsulateDerand (draft §"Derandomized") with the given 64-byte eseed (else
         /// `.invalidLength`): deterministic, for known-answer tests and vector generation.
-        package func encapsulate<C: Collection>(seed eseed: C) throws -> KEMEncapsulationResult where C.Element == UInt8 {
+        /// Public because SPEC.md §14.2 names it, so the draft's test vectors drive the public API;
+        /// outside a test, eseed must be fresh randomness (use `encapsulate()`).
+        public func encapsulate<C: Collection>(seed eseed: C) throws -> KEMEncapsulationResult where C.Element == UInt8 {
             let bytes = Array(eseed)
             guard bytes.count == encapsulationSeedByteCount else {
                 throw CryptoError(.invalidLength, "X-Wing eseed must be \(encapsulationSeedByteCount) bytes, got \(bytes.count)")
