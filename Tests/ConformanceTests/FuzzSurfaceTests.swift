@@ -95,3 +95,16 @@ struct FuzzSurfaceTests {
         #expect(j.dictionary(seeds: Self.seeds(j).prefix(50).map { $0 }).contains(Array(#""format""#.utf8)))
     }
 }
+
+/// `Fuzz/` builds a target per folder; the folders and the surfaces must be the same list.
+struct FuzzPackageLayoutTests {
+    @Test func everySurfaceHasItsTargetFolderAndNoOther() throws {
+        let sources = Fixtures.packageRoot.appendingPathComponent("Fuzz/Sources")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasPrefix("fuzz_") }.sorted()
+        #expect(folders == ConformanceFuzzSurfaces.all.map { "fuzz_\($0.name)" }.sorted())
+        for s in ConformanceFuzzSurfaces.all {
+            let main = try String(contentsOf: sources.appendingPathComponent("fuzz_\(s.name)/main.swift"), encoding: .utf8)
+            #expect(main.contains("FuzzTarget(\"\(s.name)\")"), "fuzz_\(s.name)/main.swift")
+        }
+    }
+}
