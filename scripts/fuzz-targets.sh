@@ -86,7 +86,8 @@ summary() {
 export -f run_one summary
 export root work config seconds runs
 
-echo "== running ${#targets[@]} target(s), ${runs:+$runs runs}${runs:-$seconds s} each, $jobs at a time"
+budget="$seconds s"; [ -n "$runs" ] && budget="$runs runs"
+echo "== running ${#targets[@]} target(s), $budget each, $jobs at a time"
 status=0
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one {}' || status=1
 [ $status = 0 ] && echo "fuzz targets: no finding" || echo "fuzz targets: FINDINGS (above)"
