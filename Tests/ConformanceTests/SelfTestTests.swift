@@ -51,7 +51,8 @@ import Vectors
     caps = {"toy": ["echo", "echo"] if mode == "duplicate-op" else ["echo"]}
     send({"type": "hello", "protocol_version": 1, "name": "proto", "version": "1", "language": "python", "capabilities": caps})
     while True:
-        line = stdin.readline(MAX + 1 + (10 if mode == "no-limit" else 0))
+        line = stdin.readline(MAX + 1 + (10 if mode == "no-limit" else 1 if mode == "crlf-uncounted" else 0))
+        if mode == "crlf-uncounted" and line.endswith(b"\r\n"): line = line[:-2] + b"\n"
         if not line: sys.exit(3 if mode == "exit-nonzero-on-eof" else 0)
         if not line.endswith(b"\n") and len(line) > MAX and mode != "no-limit":
             while True:
@@ -141,6 +142,7 @@ import Vectors
         ("silent-undecodable", "selftest/invalid-utf8", "no result for selftest/invalid-utf8 within"),
         ("lenient-surrogate", "selftest/unpaired-surrogate", "expected rejected with input_bad_value for selftest/unpaired-surrogate/high, got rejected with unknown_format (R6.3-6)"),
         ("no-limit", "selftest/line-over-limit", "expected rejected with input_bad_length for selftest/line-over-limit, got rejected with unknown_format (R6.3-5)"),
+        ("crlf-uncounted", "selftest/crlf-over-limit", "expected rejected with input_bad_length for selftest/crlf-over-limit, got rejected with unknown_format"),
         ("id-null", "selftest/no-id", #"no string member "id""#),
         ("linger", "selftest/shutdown", "still running 400 ms after shutdown (R6.4-1)"),
         ("exit-nonzero-on-eof", "selftest/eof", "exited with status 3 after EOF on stdin; expected status 0 (R6.4-2)"),
@@ -149,7 +151,7 @@ import Vectors
     @Test(arguments: mistakes.indices)
     func eachProtocolMistakeFailsItsCheck(_ i: Int) throws {
         let m = Self.mistakes[i]
-        let multiplier = m.check.hasPrefix("selftest/line-") ? 1 : Self.multiplier
+        let multiplier = m.check.hasPrefix("selftest/line-") || m.check.hasPrefix("selftest/crlf-") ? 1 : Self.multiplier
         let r = try SelfTest.run(command: try Self.command(m.mode), timeoutMultiplier: multiplier, only: [m.check])
         let entry = try #require(r.entries.first { $0.check.id == m.check })
         #expect(!entry.passed, "\(m.mode): \(m.check) passed")

@@ -195,6 +195,20 @@ public enum SelfTest {
             try p.send(caseLine("selftest/line-over-limit/next"), "R6.1-4")
             try p.expectResult("selftest/line-over-limit/next", .rejected("unknown_format"), "R6.1-4")
         },
+        SelfTestCheck("crlf-at-limit", rules: ["R6.1-3", "R6.1-2"],
+                      "a case line of 16 MiB − 1 byte then \\r\\n is within the limit (the \\r counts)") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(paddedCaseLine("selftest/crlf-at-limit", length: RunnerProtocol.maxLineBytes - 1) + [0x0d, 0x0a], "R6.1-3")
+            try p.expectResult("selftest/crlf-at-limit", .rejected("unknown_format"), "R6.1-3")
+        },
+        SelfTestCheck("crlf-over-limit", rules: ["R6.1-3", "R6.1-4", "R6.3-5"],
+                      "a case line of 16 MiB then \\r\\n is one byte over: input_bad_length; the next case is answered") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(paddedCaseLine("selftest/crlf-over-limit", length: RunnerProtocol.maxLineBytes) + [0x0d, 0x0a], "R6.1-3")
+            try p.expectResult("selftest/crlf-over-limit", .rejected("input_bad_length"), "R6.1-3: the \\r before the \\n counts toward 16 MiB")
+            try p.send(caseLine("selftest/crlf-over-limit/next"), "R6.1-4")
+            try p.expectResult("selftest/crlf-over-limit/next", .rejected("unknown_format"), "R6.1-4")
+        },
         SelfTestCheck("no-id", rules: ["R6.3-9"],
                       "an undecodable line with no readable id gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
