@@ -24,6 +24,7 @@ enum CLI {
       drift --baseline D  Fail when vectors changed against release D without a wire-version bump.
       rules               List every rule SPEC.md states ([R…] tags, SPEC §2.3).
       coverage            Fail unless every rule is pinned by some case (SPEC §2.3).
+      input-facets        Print every op-input member the reference reads, and its §2.2 type.
       bench <name>        Release-build benchmarks: digest, reconcile, crypto, kem, runner.
       kat                 Check this binary's crypto against the long published known answers.
       simulate [scenario] Simulate devices running the settle loop; rounds, bytes, time to converge.
@@ -66,6 +67,7 @@ enum CLI {
         case "drift": return DriftCommand.run(rest)
         case "rules": return RulesCommand.rules(rest)
         case "coverage": return RulesCommand.coverage(rest)
+        case "input-facets": return InputFacetsCommand.run(rest)
         case "simulate": return SimulateCommand.run(rest)
         case "fuzz-corpus": return FuzzCorpusCommand.run(rest)
         default:

@@ -1,5 +1,6 @@
 import Conformance
 import Foundation
+import Vectors
 
 /// `conformance rules` and `conformance coverage` (SPEC.md §2.3): the rule index read from
 /// SPEC.md's tags, and which cases pin each rule.
@@ -27,6 +28,9 @@ enum RulesCommand {
               axes, per format: every limit's below / at / above edge and every stated order's
               adjacent pairs and first-against-last need a case flagged facet:<entry> or an
               exemption with its reason (coverage/limits-exempt.tsv, coverage/orders-exempt.tsv).
+              Then the axis "input members × battery": every op-input member the reference reads gets every
+              §2.2 spelling of its type (InputBattery), save the exemptions in
+              coverage/inputs-exempt.tsv.
 
     USAGE: conformance coverage [--spec FILE] [--vectors DIR] [--exemptions DIR] [--section S] [--verbose]
 
@@ -35,7 +39,8 @@ enum RulesCommand {
       --vectors DIR   Vector files to read (default: vectors/).
       --section S     Report only rules of section S and its subsections (the gate still
                       checks every rule).
-      --exemptions DIR  The facet axes' exemption files (default: coverage/).
+      --exemptions DIR  The facet axes' exemption files, inputs-exempt.tsv among them
+                        (default: coverage/).
       --verbose       List every pinning case, not the first three, and every facet entry.
 
     EXIT CODES: 0 every rule pinned, 1 a gap (each printed), 2 usage error.
@@ -124,6 +129,24 @@ enum RulesCommand {
         let pinned = coverage.entries.filter(\.isPinned).count
         print("\(pinned) of \(coverage.entries.count) rules pinned, \(coverage.problems.count) gap(s)")
         let axesClean = FacetAxesReport.run(cases: cases, exemptions: options.exemptions, verbose: options.verbose)
-        return coverage.isClean && axesClean ? 0 : 1
+        let inputs = inputCoverage(vectors, exemptions: options.exemptions)
+        return coverage.isClean && axesClean && inputs ? 0 : 1
+    }
+
+    /// The axis "input members × battery" (InputCoverage): one line per format, a GAP per miss.
+    static func inputCoverage(_ vectors: URL, exemptions: URL) -> Bool {
+        let files = Reference.handlers.compactMap { try? VectorFile.read(format: $0.format, in: vectors) }
+        let exempt: [String: String]
+        do { exempt = try InputCoverage.exemptions(at: exemptions.appendingPathComponent(InputCoverage.exemptionFile)) } catch {
+            print("GAP \(error)")
+            return false
+        }
+        let c = InputCoverage(files: files, exempt: exempt)
+        for l in c.lines {
+            print("inputs \(l.format): \(l.members) members, \(l.covered + l.exempt) of \(l.required) (member, spelling) covered (\(l.exempt) exempt)")
+        }
+        for p in c.problems { print("GAP input \(p)") }
+        print("\(c.lines.map(\.covered).reduce(0, +) + c.lines.map(\.exempt).reduce(0, +)) of \(c.lines.map(\.required).reduce(0, +)) input (member, spelling) pairs covered, \(c.problems.count) gap(s)")
+        return c.isClean
     }
 }

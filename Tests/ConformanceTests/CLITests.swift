@@ -132,7 +132,7 @@ import Vectors
     }
 
     @Test func listPrintsSelectedIDs() throws {
-        let r = try CLIRun(["run", "--list", "--run", "state_digest/digest/*"])
+        let r = try CLIRun(["run", "--list", "--run", "state_digest/digest/store/*"])
         #expect(r.status == 0)
         #expect(r.stdout == [
             "state_digest/digest/store/two-rows-each",

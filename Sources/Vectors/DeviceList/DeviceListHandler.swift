@@ -117,6 +117,7 @@ enum DeviceListInput {
 
     static func uint64(_ v: JSONValue, _ name: String, path: String = "") throws(WireError) -> UInt64 {
         let m = try Input.member(v, name, path: path)
+        InputRecorder.note(Input.join(path, name), .uint64, m)
         guard let n = DeviceListSeams.uint64(m) else {
             throw WireError(.inputBadType, "expected an unsigned 64-bit integer", field: path.isEmpty ? name : "\(path).\(name)")
         }

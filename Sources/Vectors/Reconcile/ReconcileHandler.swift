@@ -60,6 +60,7 @@ public struct ReconcileHandler: FormatHandler {
         var vectorKeys = Set<[UInt8]>()
         var repeatedVectorKey: [UInt8]?
         if let vs = try Input.optionalMember(v, "vectors", path: "replica") {
+            InputRecorder.noteMap("replica.vectors")
             for (k, vv) in DataKeyOrder.checkingOrder(try Input.object(vs, path: "replica.vectors")) {
                 let bytes = try key(.string(k), path: "replica.vectors.\(k)")
                 guard case .versionVector(let m) = try Row.parseValue(vv, kind: .versionVector, path: "replica.vectors.\(k)") else { continue }

@@ -31,6 +31,7 @@ enum SettleInput {
     /// then compared with the earlier ones (`duplicate_key`).
     static func state(_ input: JSONValue, _ name: String, _ rules: SettleRules) throws(WireError) -> SettleState {
         let v = try Input.member(input, name, path: "")
+        InputRecorder.note(name, .object, v)
         guard v.objectValue != nil else { throw WireError(.inputBadType, "the state is an object", field: name) }
         let now = try time(try Input.member(v, "now", path: name), path: "\(name).now", rules)
         let digest = try digest(try Input.member(v, "digest", path: name), path: "\(name).digest")
@@ -42,6 +43,7 @@ enum SettleInput {
         var siblings: [SiblingState] = []
         for (i, item) in try Input.array(try Input.member(v, "siblings", path: name), path: "\(name).siblings").enumerated() {
             let p = "\(name).siblings[\(i)]"
+            InputRecorder.note(p, .object, item)
             guard item.objectValue != nil else { throw WireError(.inputBadType, "a sibling is an object", field: p) }
             let id = try siblingID(try Input.member(item, "id", path: p), path: "\(p).id")
             let reconciling = try Input.bool(try Input.member(item, "reconciling", path: p), path: "\(p).reconciling")
@@ -64,6 +66,7 @@ enum SettleInput {
 
     /// EVENT: `at`, `kind` (one of §12.3, else `settle_unknown_event`), then the kind's members.
     static func event(_ v: JSONValue, path: String, _ rules: SettleRules) throws(WireError) -> SettleEvent {
+        InputRecorder.note(path, .object, v)
         guard v.objectValue != nil else { throw WireError(.inputBadType, "an event is an object", field: path) }
         let at = try time(try Input.member(v, "at", path: path), path: Input.join(path, "at"), rules)
         let kind = try Input.text(try Input.member(v, "kind", path: path), path: Input.join(path, "kind"))

@@ -112,8 +112,7 @@ enum SignInInput {
 
     /// A member that must be present: `null` (none) or lowercase hex.
     static func nullableBytes(_ input: JSONValue, _ name: String) throws(WireError) -> [UInt8]? {
-        let v = try Input.member(input, name, path: "")
-        if v == .null { return nil }
+        guard let v = try Input.nullableMember(input, name, path: "") else { return nil }
         return try hex(v, path: name)
     }
 
@@ -123,7 +122,9 @@ enum SignInInput {
     }
 
     static func approval(_ input: JSONValue) throws(WireError) -> SignInApproval {
-        let grantJSON = try Input.member(input, "grant", path: "")
+        let grantJSON = try Input.nullableMember(input, "grant", path: "") ?? .null
+        // Its type is judged only after the all-or-none check below; the recorder learns it here.
+        if grantJSON != .null { InputRecorder.note("grant", .object, grantJSON) }
         let seed = try nullableBytes(input, "account_seed")
         let kt = try nullableBytes(input, "kt_handle")
         let present = [grantJSON != .null, seed != nil, kt != nil]

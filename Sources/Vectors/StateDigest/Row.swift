@@ -51,6 +51,7 @@ public struct Row: Sendable, Hashable {
     /// read by its type). The answer never depends on the order the JSON lists the members in.
     /// `wire` marks a row inside a frame, whose hex is lowercase only (§5.3).
     public static func parse(_ json: JSONValue, namespace: Namespace, path: String, wire: Bool = false) throws(WireError) -> Row {
+        InputRecorder.note(path, .object, json)
         guard let members = json.objectValue else {
             throw WireError(.inputBadType, "a row must be an object", field: path)
         }
@@ -108,6 +109,7 @@ public struct Row: Sendable, Hashable {
     static func parseValue(_ v: JSONValue, kind: FieldKind, path: String, rules: RowReading = .strict, wire: Bool = false) throws(WireError) -> FieldValue {
         switch kind {
         case .bytes(let length):
+            InputRecorder.note(path, .hex, v, length: length)
             let b = try rules.bytes(v, path: path, wire: wire)
             if let length, b.count != length {
                 throw WireError(.inputBadLength, "expected \(length) bytes, got \(b.count)", field: path)
@@ -130,16 +132,20 @@ public struct Row: Sendable, Hashable {
         case .bool:
             return .bool(try rules.bool(v, path: path))
         case .textSet:
+            InputRecorder.note(path, .array, v)
             guard let items = v.arrayValue else { throw WireError(.inputBadType, "expected an array of strings", field: path) }
             var out: [String] = []
             for (i, item) in items.enumerated() { out.append(try Input.text(item, path: "\(path)[\(i)]")) }
             return .textSet(out)
         case .reactionSet:
+            InputRecorder.note(path, .array, v)
             guard let items = v.arrayValue else { throw WireError(.inputBadType, "expected an array of reactions", field: path) }
             var out: [Reaction] = []
             for (i, item) in items.enumerated() { out.append(try reaction(item, path: "\(path)[\(i)]", rules: rules, wire: wire)) }
             return .reactions(out)
         case .versionVector:
+            InputRecorder.note(path, .object, v)
+            InputRecorder.noteMap(path)
             guard let members = v.objectValue else { throw WireError(.inputBadType, "expected an object of counters", field: path) }
             var out: [TextKey: UInt64] = [:]
             for (k, c) in DataKeyOrder.checkingOrder(members) {
@@ -151,11 +157,13 @@ public struct Row: Sendable, Hashable {
 
     /// A reaction object (SPEC §4.2): unknown members first, then reactor, then emoji.
     static func reaction(_ v: JSONValue, path: String, rules: RowReading, wire: Bool) throws(WireError) -> Reaction {
+        InputRecorder.note(path, .object, v)
         guard let members = v.objectValue else { throw WireError(.inputBadType, "a reaction is an object", field: path) }
         if let extra = members.first(where: { $0.0 != "reactor" && $0.0 != "emoji" }) {
             throw WireError(.unknownField, "a reaction has no member \(extra.0)", field: "\(path).\(extra.0)")
         }
         guard let r = v["reactor"] else { throw WireError(.inputMissingField, "a reaction needs reactor", field: "\(path).reactor") }
+        InputRecorder.note("\(path).reactor", .hex, r, length: 32)
         let reactor = try rules.bytes(r, path: "\(path).reactor", wire: wire)
         guard reactor.count == 32 else { throw WireError(.inputBadLength, "reactor is a 32-byte user-id hash, got \(reactor.count)", field: "\(path).reactor") }
         guard let e = v["emoji"] else { throw WireError(.inputMissingField, "a reaction needs emoji", field: "\(path).emoji") }
@@ -173,6 +181,7 @@ extension Input {
     }
 
     public static func digest(_ v: JSONValue, path: String) throws(WireError) -> SHA256Digest {
+        InputRecorder.note(path, .hex, v, length: 32)
         let b = try bytes(v, path: path)
         guard let d = SHA256Digest(bytes: b) else { throw WireError(.inputBadLength, "expected 32 bytes, got \(b.count)", field: path) }
         return d

@@ -52,6 +52,7 @@ struct RowReading: Sendable {
     }
 
     func uint64(_ v: JSONValue, path: String) throws(WireError) -> UInt64 {
+        InputRecorder.note(path, .uint64, v)
         guard let t = integerText(v), let n = t == "-0" ? 0 : UInt64(t) else {
             throw WireError(.inputBadType, "expected an unsigned 64-bit integer (a JSON integer or a canonical decimal string)", field: path)
         }
@@ -59,6 +60,7 @@ struct RowReading: Sendable {
     }
 
     func int64(_ v: JSONValue, path: String) throws(WireError) -> Int64 {
+        InputRecorder.note(path, .int64, v)
         guard let t = integerText(v), let n = Int64(t) else {
             throw WireError(.inputBadType, "expected a signed 64-bit integer (a JSON integer or a canonical decimal string)", field: path)
         }

@@ -47,6 +47,7 @@ public struct StateDigestHandler: FormatHandler {
     }
 
     static func rows(_ input: JSONValue, namespace ns: Namespace, path: String) throws(WireError) -> [Row] {
+        InputRecorder.note(path, .array, input)
         guard let items = input.arrayValue else { throw WireError(.inputBadType, "expected an array of rows", field: path) }
         var rows: [Row] = []
         for (i, item) in items.enumerated() { rows.append(try Row.parse(item, namespace: ns, path: "\(path)[\(i)]")) }

@@ -22,6 +22,7 @@ public enum VectorSuite {
         var manifest: [CBOR] = []
         for handler in Reference.handlers where formats?.contains(handler.format) ?? true {
             var vf = try handler.generate()
+            vf.cases += try InputCases.derive(handler, from: vf)
             vf.wireVersion = handler.wireVersion
             try vf.validate()
             try selfCheck(vf, handler: handler)

@@ -228,6 +228,7 @@ enum SnapshotRowCodec {
     /// A row of a `SNAPSHOT` input (SPEC.md §7.9 [R7.9-7]): the snapshot fields taken out, the
     /// rest read as a §4 row (§4.3's rules and order), then the snapshot fields in §7.4 order.
     static func parse(_ json: JSONValue, namespace ns: Namespace, path: String) throws(WireError) -> SnapshotRow {
+        InputRecorder.note(path, .object, json)
         guard let members = json.objectValue else { throw WireError(.inputBadType, "a row must be an object", field: path) }
         let extra = SnapshotFields.known(for: ns)
         let rest = members.filter { m in !extra.contains { $0.name == m.0 } }

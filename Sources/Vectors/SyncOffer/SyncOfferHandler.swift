@@ -69,12 +69,14 @@ public struct SyncOfferHandler: FormatHandler {
     }
 
     static func uint64(_ v: JSONValue, path: String) throws(WireError) -> UInt64 {
+        InputRecorder.note(path, .uint64, v)
         let t = try integerText(v, path: path)
         guard let n = t == "-0" ? 0 : UInt64(t) else { throw WireError(.inputBadType, "expected an integer 0 … 2^64 − 1", field: path) }
         return n
     }
 
     static func int64(_ v: JSONValue, path: String) throws(WireError) -> Int64 {
+        InputRecorder.note(path, .int64, v)
         guard let n = Int64(try integerText(v, path: path)) else { throw WireError(.inputBadType, "expected an integer −2^63 … 2^63 − 1", field: path) }
         return n
     }

@@ -1,0 +1,161 @@
+/// One member of one op's input, as the reference reads it (SPEC.md §2.2): its path (array
+/// elements as `[]`), its type, its fixed byte count, whether it may be absent or null, and the
+/// case and concrete path the battery edits to reach it.
+public struct InputFacet: Sendable, Hashable {
+    public var format: String
+    public var op: String
+    /// `state.siblings[].id`: names as the op table writes them, `[]` for any element.
+    public var path: String
+    public var kind: InputKind
+    public var length: Int?
+    public var optional: Bool
+    public var nullable: Bool
+    /// The smallest case that reads this member (by its input's encoded size, the first of equal
+    /// ones), preferring one the reference answers with an output: the battery copies its input
+    /// once per spelling, so a small base keeps the files small.
+    public var baseCase: String
+    /// The member inside that case's input, e.g. `[.key("state"), .key("siblings"), .index(0), .key("id")]`.
+    public var steps: [InputStep]
+
+    public static func == (a: InputFacet, b: InputFacet) -> Bool { a.format == b.format && a.op == b.op && a.path == b.path }
+    public func hash(into h: inout Hasher) { h.combine(format); h.combine(op); h.combine(path) }
+
+    /// The facet's id in flags, case ids and the exemption file: `<format>/<op>/<path>`.
+    public var id: String { "\(format)/\(op)/\(path)" }
+
+    /// The battery spellings this member gets (names only): the coverage gate's row.
+    public var spellingNames: [String] { InputBattery.names(kind: kind, fixedLength: length != nil, nullable: nullable) }
+}
+
+/// One step of a path into an op input.
+public enum InputStep: Sendable, Hashable {
+    case key(String)
+    case index(Int)
+}
+
+/// The facet table: every member of every op, found by running each committed case through its
+/// handler with an `InputRecorder` installed. A read only counts when the value the reader was
+/// given is the value at that path of the case's input: readers also run on wire data the op
+/// decodes (a frame's JSON text, a snapshot), whose paths are not op-input members (R2.2-2).
+public enum InputFacets {
+    /// Ops whose input is not an op-input object in §2.2's sense (an HTTP scenario, §13.1).
+    public static let skippedOps: Set<String> = ["scenario"]
+
+    /// The cases the facet pass runs: every case but the battery's own (which only respell
+    /// members already found), so removing a battery case never removes its facet.
+    public static func sourceCases(_ cases: [VectorCase]) -> [VectorCase] {
+        cases.filter { !skippedOps.contains($0.op) && !$0.id.contains("/\(InputCases.group)/") }
+    }
+
+    public static func table(_ handler: any FormatHandler, cases: [VectorCase]) -> [InputFacet] {
+        var order: [String] = []
+        var found: [String: InputFacet] = [:]
+        var baseRank: [String: (output: Bool, size: Int)] = [:]
+        for c in sourceCases(cases) {
+            let input = c.input.json
+            let size = CBORWriter.encode(c.input).count
+            let recorder = InputRecorder()
+            _ = recorder.recording { () throws(WireError) in try handler.run(op: c.op, input: input) }
+            let isOutput: Bool = if case .output = c.expected { true } else { false }
+            var maps: Set<String> = []
+            for m in recorder.mapPaths.sorted(by: { $0.count < $1.count }) {
+                if let steps = resolve(m, in: input, allowAbsentLast: false) { maps.insert(normal(steps, maps: maps)) }
+            }
+            let optional = Set(recorder.optionalPaths.compactMap { resolve($0, in: input, allowAbsentLast: true).map { normal($0, maps: maps) } })
+            let nullable = Set(recorder.nullablePaths.compactMap { resolve($0, in: input, allowAbsentLast: true).map { normal($0, maps: maps) } })
+            for read in recorder.reads {
+                guard let steps = resolve(read.path, in: input, allowAbsentLast: false), value(at: steps, in: input) == read.value else { continue }
+                let path = normal(steps, maps: maps)
+                let key = "\(c.op)\u{0}\(path)"
+                if var f = found[key] {
+                    if f.length == nil { f.length = read.length }
+                    if optional.contains(path) { f.optional = true }
+                    if nullable.contains(path) { f.nullable = true }
+                    if let r = baseRank[key], (isOutput && !r.output) || (isOutput == r.output && size < r.size) {
+                        f.baseCase = c.id
+                        f.steps = steps
+                        baseRank[key] = (isOutput, size)
+                    }
+                    found[key] = f
+                } else {
+                    order.append(key)
+                    found[key] = InputFacet(format: handler.format, op: c.op, path: path, kind: read.kind, length: read.length,
+                                            optional: optional.contains(path), nullable: nullable.contains(path), baseCase: c.id, steps: steps)
+                    baseRank[key] = (isOutput, size)
+                }
+            }
+        }
+        return order.compactMap { found[$0] }
+    }
+
+    /// `a.b[0].c` as steps, matched against the input so that a key holding `.` or `[` is one key.
+    static func resolve(_ path: String, in input: JSONValue, allowAbsentLast: Bool) -> [InputStep]? {
+        var steps: [InputStep] = []
+        var rest = Substring(path)
+        var node: JSONValue? = input
+        while !rest.isEmpty {
+            if rest.first == "[" {
+                guard let close = rest.firstIndex(of: "]"), let i = Int(rest[rest.index(after: rest.startIndex)..<close]),
+                      let items = node?.arrayValue, i < items.count else { return nil }
+                steps.append(.index(i))
+                node = items[i]
+                rest = rest[rest.index(after: close)...]
+                if rest.first == "." { rest = rest.dropFirst() }
+                continue
+            }
+            guard let members = node?.objectValue else { return nil }
+            // The longest member name the path continues with.
+            let match = members.map(\.0).filter { name in
+                rest.hasPrefix(name) && (rest.count == name.count || [".", "["].contains(rest[rest.index(rest.startIndex, offsetBy: name.count)]))
+            }.max { $0.count < $1.count }
+            if let name = match {
+                steps.append(.key(name))
+                node = node?[name]
+                rest = rest.dropFirst(name.count)
+                if rest.first == "." { rest = rest.dropFirst() }
+            } else if allowAbsentLast, !rest.contains("."), !rest.contains("[") {
+                steps.append(.key(String(rest)))
+                return steps
+            } else {
+                return nil
+            }
+        }
+        return steps
+    }
+
+    static func value(at steps: [InputStep], in input: JSONValue) -> JSONValue? {
+        var node: JSONValue? = input
+        for s in steps {
+            switch s {
+            case .key(let k): node = node?[k]
+            case .index(let i): node = node?.arrayValue.flatMap { i < $0.count ? $0[i] : nil }
+            }
+        }
+        return node
+    }
+
+    /// Steps written as a facet path: names joined by `.`, elements as `[]`, and a member of an
+    /// object in `maps` (whose names are data) as `{}`.
+    public static func normal(_ steps: [InputStep], maps: Set<String> = []) -> String {
+        var s = ""
+        for step in steps {
+            switch step {
+            case .key(let k):
+                let name = maps.contains(s) ? "{}" : k
+                s += s.isEmpty ? name : ".\(name)"
+            case .index: s += "[]"
+            }
+        }
+        return s
+    }
+
+    /// Steps written for a case id: elements by their index, every step joined by `.`.
+    static func concrete(_ steps: [InputStep]) -> String {
+        steps.map { step in
+            switch step {
+            case .key(let k): return k
+            case .index(let i): return String(i)
+            }
+        }.joined(separator: ".")
+    }
+}
