@@ -136,6 +136,53 @@ extension EnvelopeVectors {
         let apWrongDir = try DiscoveryBox.seal(SignInApproval(approved: nil).encoded, to: f.newDevice.pub, direction: .request, eseed: b.eseed()).box
         try b.reject("signin_reply_open", "pipeline/approval-in-request-direction", "an approval sealed with the request direction's info: the reply direction does not open it",
                      rules: ["14.3-2", "14.4-3"], input: replyOpen(apWrongDir, now: s.now), .envelopeOpenFailed)
+
+        // Added after the first release: each draws its eseed from its own label, not from the
+        // shared stream, so every earlier case keeps its bytes (SPEC §2.1).
+        // R14.10-3: a member inside the §8 message an op encodes is §8's to judge, fixed length or not:
+        // a 1,215-byte request.xwing_pubkey or a 31-byte approval account_seed is signin_bad_length, not
+        // the input_bad_length R14.10-2 gives the op's own keys and seeds (requester_pubkey, eseed).
+        let request = requestTree(try SignInRequest(deviceModel: s.deviceModel, replySubject: s.replySubject, xwingPublicKey: f.newDevice.pub,
+                                                    timestamp: s.now, cert: s.requestCert.encoded))
+        try b.reject("signin_request_seal", "input/request-xwing-pubkey-1215-bytes",
+                     "a 1,215-byte request.xwing_pubkey: §8.4's signin_bad_length (a message member), not input_bad_length",
+                     rules: ["14.10-3", "14.10-2"],
+                     input: .object([("discovery_pubkey", .bytes(f.discovery.pub)),
+                                     ("request", request.replacingMember("xwing_pubkey", .bytes(Array(f.newDevice.pub.dropLast())))),
+                                     ("eseed", .bytes(Builder.eseed(labelled: "request-seal-input")))]), .signinBadLength)
+        try b.reject("signin_request_seal", "input/request-device-model-65-bytes", "a 65-byte request.device_model: §8.4's signin_bad_length",
+                     rules: ["14.10-3"],
+                     input: .object([("discovery_pubkey", .bytes(f.discovery.pub)),
+                                     ("request", request.replacingMember("device_model", .text(String(repeating: "m", count: 65)))),
+                                     ("eseed", .bytes(Builder.eseed(labelled: "request-seal-input")))]), .signinBadLength)
+        let approval: (CBOR, CBOR) -> CBOR = { seed, kt in
+            .object([("requester_pubkey", .bytes(f.newDevice.pub)),
+                     ("grant", .object([("token", .bytes(token)), ("expires_at_s", .unsigned(minted + 180))])),
+                     ("account_seed", seed), ("kt_handle", kt), ("eseed", .bytes(Builder.eseed(labelled: "approval-seal-input")))])
+        }
+        try b.reject("signin_approval_seal", "input/account-seed-31-bytes",
+                     "a 31-byte account_seed in the approval: §8.8's signin_bad_length (a message member), not input_bad_length",
+                     rules: ["14.10-3", "14.10-2"], input: approval(.bytes(Array(f.accountSeed.dropLast())), .bytes(f.hashA)), .signinBadLength)
+        try b.reject("signin_approval_seal", "input/kt-handle-33-bytes", "a 33-byte kt_handle in the approval: §8.8's signin_bad_length",
+                     rules: ["14.10-3"], input: approval(.bytes(f.accountSeed), .bytes(f.hashA + [0])), .signinBadLength)
+        // §14.4's dispatch reads the `type` member only: an ack-tagged map §8.7 rejects keeps §8.7's
+        // code (a reader that falls back to the approval decoder answers signin_wrong_payload_type),
+        // and a `type` that is not text is not the tag (a reader that compares bytes opens an ack).
+        let ackTag: (String, CBOR) = ("type", .text(SignInPayloadType.signinAck.rawValue))
+        let dispatch: [(String, String, CBOR, ErrorCode)] = [
+            ("ack-with-unknown-member", "an ack-tagged map with a third member: §8.7's signin_unknown_field, not an approval's wrong type",
+             .object([ackTag, ("device_family", .text("iPhone")), ("color", .text("red"))]), .signinUnknownField),
+            ("ack-without-device-family", "an ack-tagged map with no device_family: §8.7's signin_missing_field, not an approval's wrong type",
+             .object([ackTag]), .signinMissingField),
+            ("ack-device-family-33-bytes", "an ack whose device_family is 33 bytes: §8.7's signin_bad_length",
+             .object([ackTag, ("device_family", .text(String(repeating: "i", count: 33)))]), .signinBadLength),
+            ("type-bytes-signin-ack", "type is the byte string signin_ack, not the text: decoded as an approval, signin_bad_type",
+             .object([("type", .bytes(Array(SignInPayloadType.signinAck.rawValue.utf8))), ("device_family", .text("iPhone"))]), .signinBadType),
+        ]
+        for (name, comment, tree, code) in dispatch {
+            let box = try DiscoveryBox.seal(CBORWriter.encode(tree), to: f.newDevice.pub, direction: .reply, eseed: Builder.eseed(labelled: "reply-dispatch-" + name)).box
+            try b.reject("signin_reply_open", "dispatch/\(name)", comment, rules: ["14.4-4"], input: replyOpen(box, now: s.now), code)
+        }
     }
 }
 

@@ -15,6 +15,12 @@ enum EnvelopeVectors {
         mutating func eseed() -> [UInt8] { rng.bytes(64) }
         mutating func bytes(_ n: Int) -> [UInt8] { rng.bytes(n) }
 
+        /// The eseed of a case added after the first release: from its own label, so drawing it
+        /// leaves the shared stream, and with it every earlier case's bytes, unchanged (§2.1).
+        static func eseed(labelled label: String) -> [UInt8] {
+            EnvelopeFixtures.seed("pixie.vectors.envelope.eseed.\(label).0") + EnvelopeFixtures.seed("pixie.vectors.envelope.eseed.\(label).1")
+        }
+
         /// A positive case; `expect` must hold of the reference's output.
         @discardableResult
         mutating func ok(_ op: String, _ name: String, _ comment: String, rules: [String], flags: [String] = [], input: CBOR,
