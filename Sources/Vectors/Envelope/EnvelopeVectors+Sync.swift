@@ -95,6 +95,28 @@ extension EnvelopeVectors {
                                             header: envelopeHeader(wake: 0), to: f.sibling.pub, eseed: b.eseed())
         try b.reject("sync_request_receive", "order/envelope-before-dispatch", "a sync_ack with a bad MAC given to the request handler: the envelope is opened (and fails) before the type is compared",
                      rules: ["14.9-1", "14.7-4"], flags: ["two-faults"], input: receive(badMacRequest, at: f.sibling), .envelopeMACInvalid)
+
+        // Added after the first release (labelled keys and eseeds, so the shared stream and every
+        // earlier case are unchanged, §2.1): the offer of a full store, so a receiver that imports
+        // rows wrongly (or only ever sees `{"namespaces": {}}`) fails.
+        let label = { (name: String) in EnvelopeFixtures.seed("pixie.vectors.envelope.full-store.\(name)") }
+        let full = try SyncOfferVectors.sampleSnapshot()
+        let fullKey = label("key"), fullNonce = Array(label("nonce").prefix(12)), fullBlobID = label("blob-id")
+        let fullBlob = try SyncBlob.seal(full.encoded, key: fullKey, nonce: fullNonce)
+        let fullOffer = SyncBlob.offer(for: fullBlob, blobID: fullBlobID, key: fullKey, nonce: fullNonce)
+        let fullOut = try b.ok("envelope_seal", "pipeline/sync-offer-full-store", "step 3 for a store of five namespaces and seven rows: the offer sealed to the reply key",
+                               rules: ["14.9-3", "14.8-1"],
+                               input: sealInput(pk: p.request.replyPubkey, recipient: f.hashA, type: "sync_offer", payload: fullOffer.encoded, cert: f.siblingCert.encoded,
+                                                own: f.hashA, accountSeed: f.accountSeed, contacts: contacts,
+                                                eseed: Builder.eseed(labelled: "sync-offer-full-store"))) { $0["wake"] == .text("silent") }
+        var fullExtra: [(String, CBOR)] = [("request_id", .bytes(p.request.requestID)), ("blob", .bytes(fullBlob))]
+        fullExtra.append(("max_blob_bytes", .unsigned(UInt64(fullBlob.count))))
+        try b.ok("sync_offer_receive", "pipeline/accepted-full-store",
+                 "step 4 for a full store: opened, hash checked, decrypted, five namespaces and seven rows imported, acked ok (the cap is the blob's exact size)",
+                 rules: ["14.9-3", "14.7-8", "7.6-4"], input: receive(try envelope(fullOut), at: f.newDevice, extra: fullExtra)) {
+            guard $0["result"] == .text("accepted"), $0["ack"] == .bytes(p.ack.encoded), case .map(let ns)? = $0["snapshot"]?["namespaces"] else { return false }
+            return ns.count == 5
+        }
     }
 }
 
