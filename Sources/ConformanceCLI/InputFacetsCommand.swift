@@ -16,7 +16,8 @@ enum InputFacetsCommand {
       --vectors DIR   Vector files to read (default: vectors/).
       --format F      One format only.
       --derive        Also build the battery's cases and print their count (fails like generate).
-      --spec FILE     Print where the table and SPEC.md's op tables disagree instead.
+      --spec FILE     Print where the table and SPEC.md's op tables disagree instead (members,
+                      types, and the order required members are read in, R2.2-7).
 
     EXIT CODES: 0 printed, 1 a battery case disagrees with SPEC §2.2, 2 usage error, 3 could not read.
     """
@@ -43,6 +44,7 @@ enum InputFacetsCommand {
             let facets = InputFacets.table(handler, cases: file.cases)
             if let spec {
                 for d in InputFacetAudit.disagreements(facets: facets, spec: spec) { print(d) }
+                for d in InputFacetAudit.orderDisagreements(handler, cases: file.cases, spec: spec) { print("order \(d)") }
                 continue
             }
             for f in facets {

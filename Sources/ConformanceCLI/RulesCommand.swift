@@ -30,7 +30,8 @@ enum RulesCommand {
               exemption with its reason (coverage/limits-exempt.tsv, coverage/orders-exempt.tsv).
               Then the axis "input members × battery": every op-input member the reference reads gets every
               §2.2 spelling of its type (InputBattery), save the exemptions in
-              coverage/inputs-exempt.tsv.
+              coverage/inputs-exempt.tsv, and every pair of neighbouring required members
+              (and the first against the last) both two-fault cases of R2.2-7 (InputOrderCases).
 
     USAGE: conformance coverage [--spec FILE] [--vectors DIR] [--exemptions DIR] [--section S] [--verbose]
 
@@ -143,7 +144,8 @@ enum RulesCommand {
         }
         let c = InputCoverage(files: files, exempt: exempt)
         for l in c.lines {
-            print("inputs \(l.format): \(l.members) members, \(l.covered + l.exempt) of \(l.required) (member, spelling) covered (\(l.exempt) exempt)")
+            print("inputs \(l.format): \(l.members) members, \(l.covered + l.exempt) of \(l.required) (member, spelling) covered (\(l.exempt) exempt); "
+                  + "\(l.orderPairs) member-order pairs, \(l.orderCovered) of \(2 * l.orderPairs) cases")
         }
         for p in c.problems { print("GAP input \(p)") }
         print("\(c.lines.map(\.covered).reduce(0, +) + c.lines.map(\.exempt).reduce(0, +)) of \(c.lines.map(\.required).reduce(0, +)) input (member, spelling) pairs covered, \(c.problems.count) gap(s)")

@@ -81,6 +81,18 @@ import Testing
         #expect(Set(found) == Set(Self.knownDisagreements.keys))
     }
 
+    /// R2.2-7: the reference reads every op's required members in its table's order (the order the
+    /// input-order cases pin). It did not for signin/cert_verify (pinned_key before cert) until
+    /// those cases, run against the Python implementation, showed it.
+    @Test func referenceReadsMembersInTableOrder() throws {
+        let spec = SpecOpTables(spec: try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("SPEC.md"), encoding: .utf8))
+        var found: [String] = []
+        for handler in Reference.handlers {
+            found += InputFacetAudit.orderDisagreements(handler, cases: try Self.committed(handler.format).cases, spec: spec)
+        }
+        #expect(found == [])
+    }
+
     @Test func batteryHoldsSection22Answers() {
         let ints = InputBattery.spellings(kind: .uint64, base: .unsigned(7), length: nil, nullable: false)
         func outcome(_ s: [InputBattery.Spelling], _ name: String) -> InputBattery.Outcome? { s.first { $0.name == name }?.outcome }

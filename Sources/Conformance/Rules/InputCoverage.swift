@@ -12,6 +12,10 @@ public struct InputCoverage: Sendable {
         public var required: Int
         public var covered: Int
         public var exempt: Int
+        /// R2.2-7: pairs of required members (neighbours, and first against last) and how many of
+        /// their two cases each (`InputOrderCases`) the file holds.
+        public var orderPairs: Int = 0
+        public var orderCovered: Int = 0
     }
 
     public var lines: [FormatLine]
@@ -46,6 +50,17 @@ public struct InputCoverage: Sendable {
                         used.insert(exempt[key] != nil ? key : facet.id)
                     } else {
                         problems.append("\(key) (\(facet.kind.rawValue)) has no battery case")
+                    }
+                }
+            }
+            let ids = Set(file.cases.map(\.id))
+            for (pair, _) in InputOrderCases.pairs(handler, cases: file.cases) {
+                line.orderPairs += 1
+                for name in pair.names {
+                    if ids.contains("\(file.format)/\(pair.op)/\(InputOrderCases.group)/\(name)") {
+                        line.orderCovered += 1
+                    } else {
+                        problems.append("\(file.format)/\(pair.op): no input-order case \(name) (R2.2-7)")
                     }
                 }
             }

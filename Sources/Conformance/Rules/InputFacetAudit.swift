@@ -36,6 +36,27 @@ public enum InputFacetAudit {
         return out
     }
 
+    /// Where the order the reference reads an op's required top-level members in (the order the
+    /// input-order cases pin, R2.2-7) is not the order SPEC.md's op table lists them in: one line
+    /// `<format>/<op>: table a, b, c; the reference reads b, a, c` per op.
+    public static func orderDisagreements(_ handler: any FormatHandler, cases: [VectorCase], spec: SpecOpTables) -> [String] {
+        var out: [String] = []
+        var seen: Set<String> = []
+        for (pair, base) in InputOrderCases.pairs(handler, cases: cases) where seen.insert(pair.op).inserted {
+            let key = "\(handler.format)/\(pair.op)"
+            guard let listed = spec.ops[key] else { continue }
+            let read = InputOrderCases.readOrder(handler, base)
+            var table: [String] = []
+            for m in listed {
+                let top = String(m.path.split(separator: ".").first ?? "").replacingOccurrences(of: "[]", with: "")
+                if read.contains(top), !table.contains(top) { table.append(top) }
+            }
+            let reference = read.filter { table.contains($0) }
+            if reference != table { out.append("\(key): table \(table.joined(separator: ", ")); the reference reads \(reference.joined(separator: ", "))") }
+        }
+        return out
+    }
+
     /// A SPEC path matches a facet path segment by segment; `name` (a namespace name) and an
     /// uppercase word (`KEYHEX`, `DEVICE`) stand for any member name, `{}` included.
     static func matches(_ spec: String, _ facet: String) -> Bool {

@@ -35,8 +35,10 @@ public struct SignInHandler: FormatHandler {
         case "cert_decode":
             return SignInOutput.cert(try PhoneOwnershipCert.decode(try bytes(input, "cert")))
         case "cert_verify":
+            // R8.9-3: in the table's order, cert first (the input-order cases found pinned_key read first).
+            let certBytes = try bytes(input, "cert")
             let key = try SignInInput.pinnedKey(input)
-            let cert = try PhoneOwnershipCert.verify(try bytes(input, "cert"), pinnedKey: key, now: try SignInInput.unsigned(input, "now_s"))
+            let cert = try PhoneOwnershipCert.verify(certBytes, pinnedKey: key, now: try SignInInput.unsigned(input, "now_s"))
             return SignInOutput.verified(cert)
         case "lookup_encode":
             return SignInOutput.encoded(try DiscoveryLookupResponse(inbox: try bytes(input, "discovery_inbox"),

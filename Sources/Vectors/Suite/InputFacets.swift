@@ -41,10 +41,10 @@ public enum InputFacets {
     /// Ops whose input is not an op-input object in §2.2's sense (an HTTP scenario, §13.1).
     public static let skippedOps: Set<String> = ["scenario"]
 
-    /// The cases the facet pass runs: every case but the battery's own (which only respell
-    /// members already found), so removing a battery case never removes its facet.
+    /// The cases the facet pass runs: every case but the battery's and the input-order cases (which
+    /// only respell or drop members already found), so removing one never removes its facet.
     public static func sourceCases(_ cases: [VectorCase]) -> [VectorCase] {
-        cases.filter { !skippedOps.contains($0.op) && !$0.id.contains("/\(InputCases.group)/") }
+        cases.filter { !skippedOps.contains($0.op) && !$0.id.contains("/\(InputCases.group)/") && !$0.id.contains("/\(InputOrderCases.group)/") }
     }
 
     public static func table(_ handler: any FormatHandler, cases: [VectorCase]) -> [InputFacet] {

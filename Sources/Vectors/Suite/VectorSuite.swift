@@ -22,7 +22,9 @@ public enum VectorSuite {
         var manifest: [CBOR] = []
         for handler in Reference.handlers where formats?.contains(handler.format) ?? true {
             var vf = try handler.generate()
-            vf.cases += try InputCases.derive(handler, from: vf)
+            let own = vf
+            vf.cases += try InputCases.derive(handler, from: own)
+            vf.cases += try InputOrderCases.derive(handler, from: own)
             vf.wireVersion = handler.wireVersion
             try vf.validate()
             try selfCheck(vf, handler: handler)
