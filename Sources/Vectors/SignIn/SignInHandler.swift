@@ -124,18 +124,23 @@ enum SignInInput {
     }
 
     static func approval(_ input: JSONValue) throws(WireError) -> SignInApproval {
-        let grantJSON = try Input.nullableMember(input, "grant", path: "") ?? .null
-        // Its type is judged only after the all-or-none check below; the recorder learns it here.
-        if grantJSON != .null { InputRecorder.note("grant", .object, grantJSON) }
+        // R8.9-3: every member read completely (the grant's own members included) before §8.8's
+        // all-or-none rule (R8.9-9) or any message rule runs. (Until issue 23's input-before-rules
+        // cases, the grant's type was judged after the all-or-none check; the Python
+        // implementation, written from SPEC.md alone, read it first.)
+        var grantFields: (token: [UInt8], expiresAt: UInt64)?
+        if let g = try Input.nullableMember(input, "grant", path: "") {
+            _ = try Input.object(g, path: "grant")
+            grantFields = (try hex(try Input.member(g, "token", path: "grant"), path: "grant.token"), try unsigned(g, "expires_at_s", path: "grant"))
+        }
         let seed = try nullableBytes(input, "account_seed")
         let kt = try nullableBytes(input, "kt_handle")
-        let present = [grantJSON != .null, seed != nil, kt != nil]
+        let present = [grantFields != nil, seed != nil, kt != nil]
         if present == [false, false, false] { return SignInApproval(approved: nil) }
-        guard let seed, let kt, grantJSON != .null else {
+        guard let seed, let kt, let grantFields else {
             throw WireError(.signinApprovalPartial, "grant, account_seed and kt_handle are all given or all null", field: "grant")
         }
-        let grant = try DeviceGrant(token: try hex(try Input.member(grantJSON, "token", path: "grant"), path: "grant.token"),
-                                    expiresAt: try unsigned(grantJSON, "expires_at_s", path: "grant"))
+        let grant = try DeviceGrant(token: grantFields.token, expiresAt: grantFields.expiresAt)
         return SignInApproval(approved: try .init(grant: grant, accountSeed: seed, ktHandle: kt))
     }
 }

@@ -44,7 +44,8 @@ public enum InputFacets {
     /// The cases the facet pass runs: every case but the battery's and the input-order cases (which
     /// only respell or drop members already found), so removing one never removes its facet.
     public static func sourceCases(_ cases: [VectorCase]) -> [VectorCase] {
-        cases.filter { !skippedOps.contains($0.op) && !$0.id.contains("/\(InputCases.group)/") && !$0.id.contains("/\(InputOrderCases.group)/") }
+        cases.filter { !skippedOps.contains($0.op) && !$0.id.contains("/\(InputCases.group)/") && !$0.id.contains("/\(InputOrderCases.group)/")
+            && !$0.id.contains("/\(InputBeforeRulesCases.group)/") }
     }
 
     public static func table(_ handler: any FormatHandler, cases: [VectorCase]) -> [InputFacet] {

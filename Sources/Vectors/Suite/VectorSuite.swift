@@ -25,6 +25,7 @@ public enum VectorSuite {
             let own = vf
             vf.cases += try InputCases.derive(handler, from: own)
             vf.cases += try InputOrderCases.derive(handler, from: own)
+            vf.cases += try InputBeforeRulesCases.derive(handler, from: own)
             vf.wireVersion = handler.wireVersion
             try vf.validate()
             try selfCheck(vf, handler: handler)

@@ -1,0 +1,87 @@
+/// The stated orders "every input member is read, and its `input_*` code reported, before any rule
+/// of the format runs" (issue 23), two faults at once: for every op in scope and every code its
+/// committed cases reject with that is not an `input_*` code, the smallest such case with one
+/// more fault, a member of the wrong JSON type. The answer must be `input_bad_type` on that
+/// member. A reader that decodes a member as soon as it reads it (and so reports the rule's code)
+/// fails, which is what these rules forbid.
+///
+/// The mistyped member is one the base case holds unchanged from a case the reference accepts,
+/// so the rule's fault lies elsewhere; of those, the one read last, so the rule's fault is read
+/// before it where the op allows. Generation checks the member mistyped alone is `input_bad_type`
+/// on it and the pair is decided by it.
+public enum InputBeforeRulesCases {
+    public static let group = "input-before-rules"
+
+    /// Where SPEC.md states the order: the format, the ops it covers (nil: every op), the rule.
+    public struct Scope: Sendable {
+        public var format: String
+        public var ops: Set<String>?
+        public var rule: String
+    }
+
+    public static let scopes: [Scope] = [
+        Scope(format: "envelope", ops: nil, rule: "R14.10-1"),
+        Scope(format: "sync_offer", ops: ["receive", "handle_request"], rule: "R7.9-6"),
+        Scope(format: "signin", ops: ["cert_issue", "cert_encode", "lookup_encode", "request_encode", "ack_encode", "approval_encode"], rule: "R8.9-3"),
+    ]
+
+    public static func derive(_ handler: any FormatHandler, from file: VectorFile) throws -> [VectorCase] {
+        let scopes = Self.scopes.filter { $0.format == handler.format }
+        guard !scopes.isEmpty else { return [] }
+        let source = InputFacets.sourceCases(file.cases).filter { !$0.id.contains("/\(group)/") }
+        let existing = Set(file.cases.map(\.id))
+        var out: [VectorCase] = []
+        for scope in scopes {
+            // Accepted cases per op, for telling which members a rejected case holds unchanged.
+            var accepted: [String: [VectorCase]] = [:]
+            var smallest: [String: (c: VectorCase, size: Int)] = [:]
+            var keys: [String] = []
+            for c in source where scope.ops?.contains(c.op) ?? true {
+                guard case .map = c.input else { continue }
+                switch c.expected {
+                case .output:
+                    accepted[c.op, default: []].append(c)
+                case .error(let code):
+                    guard !code.rawValue.hasPrefix("input_"), code != .unknownOp else { continue }
+                    let key = "\(c.op)\u{0}\(code.rawValue)"
+                    let size = CBORWriter.encode(c.input).count
+                    if smallest[key] == nil { keys.append(key) }
+                    if let s = smallest[key], s.size <= size { continue }
+                    smallest[key] = (c, size)
+                }
+            }
+            for key in keys {
+                guard let base = smallest[key]?.c, case .error(let code) = base.expected, let good = accepted[base.op], !good.isEmpty else { continue }
+                let order = InputOrderCases.readOrder(handler, base)
+                // The last-read member whose value some accepted case of the op holds too.
+                guard let member = order.reversed().first(where: { m in good.contains { $0.input[m] != nil && $0.input[m] == base.input[m] } }) else { continue }
+                let wrong = InputOrderCases.wrongType(base.input, member)
+                // The mistype alone, on an accepted case holding the same value: input_bad_type on it.
+                if let ok = good.first(where: { $0.input[member] == base.input[member] }) {
+                    try check(handler, ok, member, wrong, scope)
+                }
+                let input = try check(handler, base, member, wrong, scope)
+                let id = "\(handler.format)/\(base.op)/\(group)/\(member)-type-before-\(code.rawValue)"
+                guard !existing.contains(id), !out.contains(where: { $0.id == id }) else { continue }
+                out.append(VectorCase(
+                    id: id, op: base.op,
+                    comment: "\(base.id) (\(code.rawValue)) with \(member) of the wrong JSON type: every input member is read before any rule runs, input_bad_type",
+                    flags: ["input-class", "two-faults", "negative", "rule:\(scope.rule)", "facet:input-before-rules:\(base.op):\(code.rawValue)"],
+                    input: input, expected: .error(.inputBadType)))
+            }
+        }
+        return out
+    }
+
+    @discardableResult
+    static func check(_ handler: any FormatHandler, _ base: VectorCase, _ member: String, _ wrong: CBOR, _ scope: Scope) throws -> CBOR {
+        let input = InputCases.edit(base.input, [.key(member)], wrong)
+        let got = InputCases.run(handler, base.op, input)
+        guard case .failure(let e) = got, e.code == .inputBadType, let field = e.field,
+              InputOrderCases.topLevel(field, [member]) == member else {
+            throw WireError(.inputBadValue, "input before rules (\(scope.rule)): \(base.id) with \(member) mistyped: expected input_bad_type on \(member), got \(InputCases.describe(got))"
+                            + { if case .failure(let e) = got { " (field \(e.field ?? "none"))" } else { "" } }(), field: member)
+        }
+        return input
+    }
+}
