@@ -56,7 +56,7 @@ public enum NotebookBody {
         out["bodyOffloaded"] = .bool(true)
         if holder != nil || !Mutant.on(.markOffloadedKeepsStaleHolder) { out["offloadHolderPubkey"] = holder.map { .bytes($0) } }
         out["body"] = .text("")
-        if Mutant.on(.markOffloadedBumpsUpdatedAt), case .date(let t)? = out["updatedAt"] { out["updatedAt"] = .date(t + 1000) }
+        if Mutant.on(.markOffloadedBumpsUpdatedAt), case .date(let t)? = out["updatedAt"] { out["updatedAt"] = .date(t &+ 1000) }  // wrapping: a mutant must not trap on the battery's extremes
         return out
     }
 }

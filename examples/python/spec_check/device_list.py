@@ -391,12 +391,17 @@ def op_retire(inp):
 
 def op_contact_apply(inp):
     primary = hexval(inp, 'primary', 32)
-    known = need(inp, 'known'); adv = ids(inp, 'advertised')
+    # R2.2-7: each member completely, known's elements included, before advertised is read.
+    known = need(inp, 'known')
     if not isinstance(known, list): raise Reject('input_bad_type')
-    recs = OrderedDict()
+    read = []
     for k in known:
         d = hexval(k, 'device', 32); r = need(k, 'revoked')
         if not isinstance(r, bool): raise Reject('input_bad_type')
+        read.append((d, r))
+    adv = ids(inp, 'advertised')
+    recs = OrderedDict()
+    for d, r in read:
         if d in recs: raise Reject('duplicate_key')
         recs[d] = r
     if not adv: raise Reject('device_list_empty_advertisement')
