@@ -30,6 +30,10 @@ enum FacetAxesReport {
             }
             for p in axis.problems { print("GAP \(axis.name): \(p)") }
         }
+        for f in FacetIndex.formats where !f.measuredElsewhere.isEmpty {
+            let rules = f.measuredElsewhere.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.rawValue))" }
+            print("inputs axis orders \(f.format): \(rules.joined(separator: ", ")): gated below under inputs")
+        }
         for f in FacetIndex.formats where !f.unfacetedOrders.isEmpty {
             print("NOT MEASURED orders \(f.format): \(f.unfacetedOrders.count) order rule(s) with no facet yet: \(f.unfacetedOrders.keys.sorted().joined(separator: ", "))")
         }

@@ -29,6 +29,27 @@ import Testing
         #expect(stale.problems == ["inputs-exempt.tsv: pairing/ensure_paired/holds_token:number-one exempts nothing (stale)"])
     }
 
+    /// The members-before-rules pairs (R14.10-1, R7.9-6, R8.9-3) are gated too: the committed
+    /// signin file holds one case per (op, rule code), and dropping one is a gap only its
+    /// exemption closes.
+    @Test func gateFailsWhenAnInputBeforeRulesCaseIsRemoved() throws {
+        let full = try Self.committed("signin")
+        let clean = InputCoverage(files: [full], exempt: [:])
+        #expect(clean.problems == [])
+        let line = try #require(clean.lines.first)
+        #expect(line.beforeRules > 0 && line.beforeRulesCovered == line.beforeRules)
+        var file = full
+        let victim = try #require(file.cases.first { $0.id.contains("/input-before-rules/") })
+        let flag = try #require(victim.flags.first { $0.hasPrefix("facet:input-before-rules:") })
+        file.cases.removeAll { $0.id == victim.id }
+        let parts = flag.split(separator: ":")  // facet, input-before-rules, op, code
+        #expect(parts.count == 4 && parts[2] == Substring(victim.op))
+        let key = "signin/\(victim.op)/input-before-rules:\(parts[3])"
+        let c = InputCoverage(files: [file], exempt: [:])
+        #expect(c.problems == ["\(key): no case with a member mistyped as well (R8.9-3)"])
+        #expect(InputCoverage(files: [file], exempt: [key: "test"]).isClean)
+    }
+
     @Test func exemptionFileNeedsAReason() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("inputs-exempt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -4,7 +4,9 @@ import Vectors
 /// The coverage axis "input members × battery" (SPEC.md §2.2, §2.3): for every member of every op
 /// the facet table finds (by running the committed cases through the reference), every spelling
 /// of `InputBattery` for its type has a case flagged `facet:input:<path>:<spelling>` under that
-/// format and op, unless `coverage/inputs-exempt.tsv` exempts it with a reason.
+/// format and op, unless `coverage/inputs-exempt.tsv` exempts it with a reason. With it, the two
+/// orders the input layer states: neighbouring members (R2.2-7, `InputOrderCases`), and every
+/// member before any rule where a section says so (`InputBeforeRulesCases`).
 public struct InputCoverage: Sendable {
     public struct FormatLine: Sendable {
         public var format: String
@@ -16,6 +18,11 @@ public struct InputCoverage: Sendable {
         /// their two cases each (`InputOrderCases`) the file holds.
         public var orderPairs: Int = 0
         public var orderCovered: Int = 0
+        /// R14.10-1, R7.9-6, R8.9-3 (`InputBeforeRulesCases`): (op, rule code) pairs of the
+        /// ops in scope, the ones a case holds, and the ones exempt.
+        public var beforeRules: Int = 0
+        public var beforeRulesCovered: Int = 0
+        public var beforeRulesExempt: Int = 0
     }
 
     public var lines: [FormatLine]
@@ -62,6 +69,19 @@ public struct InputCoverage: Sendable {
                     } else {
                         problems.append("\(file.format)/\(pair.op): no input-order case \(name) (R2.2-7)")
                     }
+                }
+            }
+            var flagged = Set<String>()
+            for c in file.cases where c.id.contains("/\(InputBeforeRulesCases.group)/") { flagged.formUnion(c.flags) }
+            for t in InputBeforeRulesCases.targets(format: file.format, cases: file.cases) {
+                line.beforeRules += 1
+                if flagged.contains(t.flag) {
+                    line.beforeRulesCovered += 1
+                } else if exempt[t.key] != nil {
+                    line.beforeRulesExempt += 1
+                    used.insert(t.key)
+                } else {
+                    problems.append("\(t.key): no case with a member mistyped as well (\(t.scope.rule))")
                 }
             }
             lines.append(line)

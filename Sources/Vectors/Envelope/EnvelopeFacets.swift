@@ -52,8 +52,7 @@ enum EnvelopeFacets {
                                            "R14.7-3": "each sealing fault needs its own seal",
                                            "R14.7-4": "each opening fault inside the seal needs its own seal",
                                            "R14.7-6": "each inner-plaintext fault needs its own seal",
-                                           "R14.10-1": "not an order facet: measured by InputBeforeRulesCases (every op, every rule code its cases reject with, one more fault: a member mistyped) and InputOrderCases",
-                                       ])
+                                       ], measuredElsewhere: ["R14.10-1": .inputBeforeRules])
 }
 
 // MARK: - derived cases

@@ -185,14 +185,29 @@ public struct FormatFacets: Sendable {
     /// `[R… order]` rules of the section with no order facet yet, each with why: the coverage
     /// report prints them, so a partial format is never shown as complete.
     public var unfacetedOrders: [String: String]
+    /// `[R… order]` rules that are orders of the op-input layer, not of the format's checks: the
+    /// input axis of `conformance coverage` measures them, not the order axis.
+    public var measuredElsewhere: [String: OrderMeasuredBy]
 
-    public init(format: String, section: String, facets: [Facet], boundless: [String: String], unfacetedOrders: [String: String] = [:]) {
+    public init(format: String, section: String, facets: [Facet], boundless: [String: String], unfacetedOrders: [String: String] = [:],
+                measuredElsewhere: [String: OrderMeasuredBy] = [:]) {
         self.format = format
         self.section = section
         self.facets = facets
         self.boundless = boundless
         self.unfacetedOrders = unfacetedOrders
+        self.measuredElsewhere = measuredElsewhere
     }
+}
+
+/// Which derived cases measure an order rule of the op-input layer.
+public enum OrderMeasuredBy: String, Sendable {
+    /// Neighbouring required members of every op, each absent before the other mistyped and the
+    /// reverse (R2.2-7's pairs, `InputOrderCases`).
+    case inputOrder = "input-order"
+    /// Every member read before any rule: for each op in scope and rule code, a member mistyped
+    /// as well (`InputBeforeRulesCases.scopes` names the rule).
+    case inputBeforeRules = "input-before-rules"
 }
 
 /// Every format's facets, and which formats have none yet.

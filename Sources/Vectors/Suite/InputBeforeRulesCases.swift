@@ -25,19 +25,40 @@ public enum InputBeforeRulesCases {
         Scope(format: "signin", ops: ["cert_issue", "cert_encode", "lookup_encode", "request_encode", "ack_encode", "approval_encode"], rule: "R8.9-3"),
     ]
 
-    public static func derive(_ handler: any FormatHandler, from file: VectorFile) throws -> [VectorCase] {
-        let scopes = Self.scopes.filter { $0.format == handler.format }
-        guard !scopes.isEmpty else { return [] }
-        let source = InputFacets.sourceCases(file.cases).filter { !$0.id.contains("/\(group)/") }
-        let existing = Set(file.cases.map(\.id))
-        var out: [VectorCase] = []
-        for scope in scopes {
-            // Accepted cases per op, for telling which members a rejected case holds unchanged.
+    /// One pair a scope requires a case for: an op in scope and a rule code its committed cases
+    /// reject with. `base` is the smallest such case; `accepted` the op's accepted cases.
+    public struct Target: Sendable {
+        public var scope: Scope
+        public var op: String
+        public var code: ErrorCode
+        var base: VectorCase
+        var accepted: [VectorCase]
+
+        /// The flag the pair's case carries: `facet:input-before-rules:<op>:<code>`.
+        public var flag: String { "facet:\(group):\(op):\(code.rawValue)" }
+        /// The key an exemption names: `<format>/<op>/input-before-rules:<code>`.
+        public var key: String { "\(scope.format)/\(op)/\(group):\(code.rawValue)" }
+    }
+
+    /// Every pair the scopes of `format` require, in the order the committed cases first show
+    /// them. The coverage gate counts these; `derive` builds a case for each it can. An op whose
+    /// cases hold one member only (`sender_cert_decode`'s `cert`, `ack_encode`'s
+    /// `device_family`) has no pair: its rule's fault and a mistype would be in the same member,
+    /// and the battery's cases on that member already pin that its type is read first.
+    public static func targets(format: String, cases: [VectorCase]) -> [Target] {
+        let source = InputFacets.sourceCases(cases)
+        var members: [String: Set<String>] = [:]
+        for c in source {
+            guard case .map(let entries) = c.input else { continue }
+            for e in entries { if case .text(let name) = e.key { members[c.op, default: []].insert(name) } }
+        }
+        var out: [Target] = []
+        for scope in scopes where scope.format == format {
             var accepted: [String: [VectorCase]] = [:]
             var smallest: [String: (c: VectorCase, size: Int)] = [:]
             var keys: [String] = []
             for c in source where scope.ops?.contains(c.op) ?? true {
-                guard case .map = c.input else { continue }
+                guard case .map = c.input, members[c.op, default: []].count > 1 else { continue }
                 switch c.expected {
                 case .output:
                     accepted[c.op, default: []].append(c)
@@ -51,24 +72,37 @@ public enum InputBeforeRulesCases {
                 }
             }
             for key in keys {
-                guard let base = smallest[key]?.c, case .error(let code) = base.expected, let good = accepted[base.op], !good.isEmpty else { continue }
-                let order = InputOrderCases.readOrder(handler, base)
-                // The last-read member whose value some accepted case of the op holds too.
-                guard let member = order.reversed().first(where: { m in good.contains { $0.input[m] != nil && $0.input[m] == base.input[m] } }) else { continue }
-                let wrong = InputOrderCases.wrongType(base.input, member)
-                // The mistype alone, on an accepted case holding the same value: input_bad_type on it.
-                if let ok = good.first(where: { $0.input[member] == base.input[member] }) {
-                    try check(handler, ok, member, wrong, scope)
-                }
-                let input = try check(handler, base, member, wrong, scope)
-                let id = "\(handler.format)/\(base.op)/\(group)/\(member)-type-before-\(code.rawValue)"
-                guard !existing.contains(id), !out.contains(where: { $0.id == id }) else { continue }
-                out.append(VectorCase(
-                    id: id, op: base.op,
-                    comment: "\(base.id) (\(code.rawValue)) with \(member) of the wrong JSON type: every input member is read before any rule runs, input_bad_type",
-                    flags: ["input-class", "two-faults", "negative", "rule:\(scope.rule)", "facet:input-before-rules:\(base.op):\(code.rawValue)"],
-                    input: input, expected: .error(.inputBadType)))
+                guard let base = smallest[key]?.c, case .error(let code) = base.expected else { continue }
+                out.append(Target(scope: scope, op: base.op, code: code, base: base, accepted: accepted[base.op] ?? []))
             }
+        }
+        return out
+    }
+
+    public static func derive(_ handler: any FormatHandler, from file: VectorFile) throws -> [VectorCase] {
+        let existing = Set(file.cases.map(\.id))
+        var out: [VectorCase] = []
+        for t in targets(format: handler.format, cases: file.cases) {
+            let base = t.base, good = t.accepted
+            // With no accepted case of the op, no member is known to be held unchanged: the
+            // coverage gate reports the pair (or its exemption says why).
+            guard !good.isEmpty else { continue }
+            let order = InputOrderCases.readOrder(handler, base)
+            // The last-read member whose value some accepted case of the op holds too.
+            guard let member = order.reversed().first(where: { m in good.contains { $0.input[m] != nil && $0.input[m] == base.input[m] } }) else { continue }
+            let wrong = InputOrderCases.wrongType(base.input, member)
+            // The mistype alone, on an accepted case holding the same value: input_bad_type on it.
+            if let ok = good.first(where: { $0.input[member] == base.input[member] }) {
+                try check(handler, ok, member, wrong, t.scope)
+            }
+            let input = try check(handler, base, member, wrong, t.scope)
+            let id = "\(handler.format)/\(base.op)/\(group)/\(member)-type-before-\(t.code.rawValue)"
+            guard !existing.contains(id), !out.contains(where: { $0.id == id }) else { continue }
+            out.append(VectorCase(
+                id: id, op: base.op,
+                comment: "\(base.id) (\(t.code.rawValue)) with \(member) of the wrong JSON type: every input member is read before any rule runs, input_bad_type",
+                flags: ["input-class", "two-faults", "negative", "rule:\(t.scope.rule)", t.flag],
+                input: input, expected: .error(.inputBadType)))
         }
         return out
     }

@@ -61,10 +61,8 @@ enum SyncOfferFacets {
         "R7.3-2": "the gate before parsing is R7.6-11's facet for receive; handle_request's is not derived yet",
         "R7.4-15": "the snapshot decoder's order is not derived yet",
         "R7.4-16": "as R7.4-15", "R7.4-17": "as R7.4-15", "R7.4-18": "as R7.4-15", "R7.4-19": "as R7.4-15",
-        "R7.9-2": "not an order facet: the top-level member order is measured by InputOrderCases (every op, neighbouring required members)",
-        "R7.9-6": "not an order facet: measured by InputBeforeRulesCases (receive and handle_request, every rule code, a member mistyped)",
         "R7.9-7": "the element-by-element order inside arrays is not derived yet", "R7.9-8": "the row fields' order inside a snapshot is not derived yet",
-    ])
+    ], measuredElsewhere: ["R7.9-2": .inputOrder, "R7.9-6": .inputBeforeRules])
 }
 
 // MARK: - derived cases
