@@ -31,7 +31,12 @@ enum RulesCommand {
               Then the axis "input members × battery": every op-input member the reference reads gets every
               §2.2 spelling of its type (InputBattery), save the exemptions in
               coverage/inputs-exempt.tsv, and every pair of neighbouring required members
-              (and the first against the last) both two-fault cases of R2.2-7 (InputOrderCases).
+              (and the first against the last) both two-fault cases of R2.2-7 (InputOrderCases),
+              and for the ops where SPEC says every member is read before any rule, each rule
+              code with a member mistyped as well (InputBeforeRulesCases). Last, the audit of
+              the hand-written two-fault cases (TwoFaultAudit): each holds two faults, each
+              refused alone, the earlier deciding; coverage/two-faults-pending.tsv lists the
+              ones it cannot confirm yet (reported as pending).
 
     USAGE: conformance coverage [--spec FILE] [--vectors DIR] [--exemptions DIR] [--section S] [--verbose]
 
@@ -131,7 +136,26 @@ enum RulesCommand {
         print("\(pinned) of \(coverage.entries.count) rules pinned, \(coverage.problems.count) gap(s)")
         let axesClean = FacetAxesReport.run(cases: cases, exemptions: options.exemptions, verbose: options.verbose)
         let inputs = inputCoverage(vectors, exemptions: options.exemptions)
-        return coverage.isClean && axesClean && inputs ? 0 : 1
+        let audit = twoFaultAudit(vectors, exemptions: options.exemptions, verbose: options.verbose)
+        return coverage.isClean && axesClean && inputs && audit ? 0 : 1
+    }
+
+    /// The self-audit of the hand-written two-fault cases (TwoFaultAudit): a line per format, a
+    /// GAP per case that does not hold two faults decided by the earlier.
+    static func twoFaultAudit(_ vectors: URL, exemptions: URL, verbose: Bool) -> Bool {
+        let files = Reference.handlers.compactMap { try? VectorFile.read(format: $0.format, in: vectors) }
+        let exempt: [String: String]
+        do { exempt = try InputCoverage.exemptions(at: exemptions.appendingPathComponent(TwoFaultAudit.pendingFile)) } catch {
+            print("GAP \(error)")
+            return false
+        }
+        let a = TwoFaultAudit(files: files, pending: exempt)
+        for l in a.lines where l.cases > 0 {
+            print("\(l.pending == 0 ? "met     " : "PENDING ") two-fault audit \(l.format): \(l.audited) of \(l.cases) hand-written two-fault cases hold two faults decided by the earlier; \(l.pending) pending (\(TwoFaultAudit.pendingFile))")
+        }
+        for f in a.findings { print("GAP two-faults \(f.id): \(f.problem)") }
+        for p in a.problems { print("GAP two-faults \(p)") }
+        return a.isClean
     }
 
     /// The axis "input members × battery" (InputCoverage): one line per format, a GAP per miss.
@@ -145,7 +169,8 @@ enum RulesCommand {
         let c = InputCoverage(files: files, exempt: exempt)
         for l in c.lines {
             print("inputs \(l.format): \(l.members) members, \(l.covered + l.exempt) of \(l.required) (member, spelling) covered (\(l.exempt) exempt); "
-                  + "\(l.orderPairs) member-order pairs, \(l.orderCovered) of \(2 * l.orderPairs) cases")
+                  + "\(l.orderPairs) member-order pairs, \(l.orderCovered) of \(2 * l.orderPairs) cases"
+                  + (l.beforeRules == 0 ? "" : "; members before rules: \(l.beforeRulesCovered + l.beforeRulesExempt) of \(l.beforeRules) (op, code) pairs (\(l.beforeRulesExempt) exempt)"))
         }
         for p in c.problems { print("GAP input \(p)") }
         print("\(c.lines.map(\.covered).reduce(0, +) + c.lines.map(\.exempt).reduce(0, +)) of \(c.lines.map(\.required).reduce(0, +)) input (member, spelling) pairs covered, \(c.problems.count) gap(s)")

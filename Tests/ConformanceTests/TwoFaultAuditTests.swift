@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import Conformance
+@testable import Vectors
+
+/// The self-audit of the hand-written two-fault cases (issue 23, item 4): the places two inputs
+/// differ in are found and put back one at a time, and a case whose two faults give one answer
+/// fails the audit.
+@Suite struct TwoFaultAuditTests {
+    static func committed(_ format: String) throws -> VectorFile {
+        try VectorFile.read(format: format, in: Fixtures.vectors)
+    }
+
+    @Test func placesArePutBackOneAtATime() {
+        // A byte changed at 1, two bytes at 4..<6, and a tail of one more byte, in hex text.
+        let base = CBOR.map([(.text("blob"), .text("00112233445566")), (.text("n"), .unsigned(1))])
+        let faulty = CBOR.map([(.text("blob"), .text("00ff2233aabb6677")), (.text("n"), .unsigned(1)), (.text("x"), .bool(true))])
+        let places = Difference.places(faulty, base)
+        #expect(places.count == 4)
+        let tailAndExtra = Set([places[2], places[3]].flatMap { $0 })
+        #expect(Difference.revert(faulty, to: base, at: tailAndExtra) == .map([(.text("blob"), .text("00ff2233aabb66")), (.text("n"), .unsigned(1))]))
+        let all = Set(places.flatMap { $0 })
+        #expect(Difference.revert(faulty, to: base, at: all) == base)
+        // Merged under their parents: the three places in `blob`, then `x`.
+        let levels = Difference.levels(places, limit: 8)
+        #expect(levels.map(\.count) == [4, 2])
+    }
+
+    @Test func aJSONDocumentInAStringIsComparedMemberByMember() {
+        let base = CBOR.map([(.text("frame"), .text(#"{"kind":"a","n":1,"list":[1,2]}"#))])
+        let faulty = CBOR.map([(.text("frame"), .text(#"{"kind":"b","n":1,"list":[1,2,3]}"#))])
+        let places = Difference.places(faulty, base)
+        #expect(places.count == 2)
+        #expect(Difference.revert(faulty, to: base, at: Set(places[0])) == .map([(.text("frame"), .text(#"{"kind":"a","n":1,"list":[1,2,3]}"#))]))
+    }
+
+    /// `wire "1"` and `paired "false"` are both pairing_hello_invalid: each is a fault, but the
+    /// two give one answer, so the case cannot tell which is read first. The audit says so; only
+    /// its pending entry keeps the gate open, and an entry for a case that passes is stale.
+    @Test func aCaseWhoseFaultsGiveOneAnswerFailsTheAudit() throws {
+        let file = try Self.committed("pairing")
+        let id = "pairing/ensure_paired/order/wire-type-before-paired-type"
+        let bare = TwoFaultAudit(files: [file], pending: [:])
+        #expect(bare.findings.map(\.id) == [id])
+        #expect(bare.lines.first?.audited == 3)
+        #expect(TwoFaultAudit(files: [file], pending: [id: "listed"]).isClean)
+        let passing = try #require(InputFacets.sourceCases(file.cases).first { TwoFaultAudit.isHandWritten($0) && $0.id != id })
+        let stale = TwoFaultAudit(files: [file], pending: [id: "listed", passing.id: "listed"])
+        #expect(stale.findings.map(\.id) == [passing.id])
+        #expect(TwoFaultAudit(files: [file], pending: [id: "listed", "pairing/none": "x"]).problems == ["two-faults-pending.tsv: pairing/none names no case"])
+    }
+}
