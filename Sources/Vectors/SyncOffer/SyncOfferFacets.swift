@@ -1,9 +1,9 @@
 import Primitives
 
 /// The limits and check orders of §7.6 (the receiver) and §7.8 (the re-send schedule) as facets,
-/// and the cases derived from them (issue 23). The decoding orders of §7.2 and §7.4 (R7.2-7,
-/// R7.2-8, R7.4-15 … R7.4-19), the gate's (R7.3-2) and the op inputs' (R7.9-2, R7.9-6, R7.9-7,
-/// R7.9-8) are not faceted yet.
+/// and the decoders' orders of §7.2 and §7.4, and the cases derived from them (issue 23). The
+/// gate's order for handle_request (R7.3-2) and the encode_snapshot input's (R7.9-7, R7.9-8) are
+/// not faceted yet.
 enum SyncOfferFacets {
     static let format = "sync_offer"
 
@@ -41,7 +41,29 @@ enum SyncOfferFacets {
         step("R7.6-15", short, hash), step("R7.6-16", hash, open), step("R7.6-17", open, payload),
     ]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+    /// The decoders' orders (§7.2 for the three messages, §7.4 for the snapshot), derived on
+    /// `decode_offer` and `decode_snapshot`.
+    static let decodeOrders = [
+        OrderFacet(rule: "R7.2-7", format: format, checks: [
+            .init("cbor", .cborTrailingBytes), .init("map-keys", .syncBadType), .init("type", .syncWrongPayloadType),
+            .init("names", .syncUnknownField), .init("values", .syncBadLength),
+        ]),
+        OrderFacet(rule: "R7.2-8", format: format, checks: [.init("blob-id-length", .syncBadLength), .init("key-type", .syncBadType)]),
+        OrderFacet(rule: "R7.4-15", format: format, checks: [
+            .init("unknown-member", .syncUnknownField), .init("version", .syncUnsupportedVersion),
+            .init("namespaces-row", .syncBadLength), .init("provider-keys", .syncBadValue),
+        ]),
+        OrderFacet(rule: "R7.4-16", format: format, checks: [
+            .init("first-namespace-row", .syncUnknownField), .init("later-value", .syncBadType), .init("last-name", .unknownNamespace),
+        ]),
+        OrderFacet(rule: "R7.4-17", format: format, checks: [.init("zz-unknown", .syncUnknownField), .init("plan-id-length", .syncBadLength)]),
+        OrderFacet(rule: "R7.4-18", format: format, checks: [
+            .init("member-type", .syncBadType), .init("required-missing", .syncMissingField), .init("key-repeated", .duplicateKey),
+        ]),
+        OrderFacet(rule: "R7.4-19", format: format, checks: [.init("element-2-order", .syncBadValue), .init("element-3-type", .syncBadType)]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + decodeOrders.map(Facet.order)
 
     static let boundless: [String: String] = [
         "R7.2-2": "\"a head longer than needed\" is §1's canonical-length rule (the cbor cases), not a bound of §7",
@@ -56,11 +78,7 @@ enum SyncOfferFacets {
     ]
 
     static let declared = FormatFacets(format: format, section: "7", facets: all, boundless: boundless, unfacetedOrders: [
-        "R7.2-7": "the payload decoder's order (faults inside the CBOR) is not derived yet",
-        "R7.2-8": "as R7.2-7",
         "R7.3-2": "the gate before parsing is R7.6-11's facet for receive; handle_request's is not derived yet",
-        "R7.4-15": "the snapshot decoder's order is not derived yet",
-        "R7.4-16": "as R7.4-15", "R7.4-17": "as R7.4-15", "R7.4-18": "as R7.4-15", "R7.4-19": "as R7.4-15",
         "R7.9-7": "the element-by-element order inside arrays is not derived yet", "R7.9-8": "the row fields' order inside a snapshot is not derived yet",
     ], measuredElsewhere: ["R7.9-2": .inputOrder, "R7.9-6": .inputBeforeRules])
 }
@@ -146,6 +164,75 @@ extension SyncOfferFacets {
             try b.order(o, op: "receive", slug: "receive", comment: "the typical blob and its offer from a sibling",
                         base: Receive(), faults: o.checks.map { faults[$0.name]! }, input: build, output: output)
         }
+        try decodeOrderCases(&b, f)
         return b.cases
+    }
+
+    /// A decoder's input as its faults see it: the names of the faults applied.
+    struct Faults {
+        var on: Set<String> = []
+        func has(_ name: String) -> Bool { on.contains(name) }
+    }
+
+    static func decodeOrderCases(_ b: inout FacetCaseBuilder, _ f: V.Fixture) throws {
+        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ bytes: @escaping (Faults) throws -> [UInt8]) throws {
+            try b.order(o, op: op, slug: slug, comment: comment, base: Faults(),
+                        faults: o.checks.map { c in { var m = $0; m.on.insert(c.name); return m } },
+                        input: { V.cborInput(try bytes($0)) })
+        }
+        let o = decodeOrders
+        // §7.2 on the typical offer. The offer's map as read back, so a fault edits one member.
+        guard case .map(let offer) = try CBORReader.decode(f.offer.encoded) else { throw WireError(.syncBadType, "the typical offer is not a map") }
+        func edited(_ m: Faults) -> [UInt8] {
+            var e = offer
+            func set(_ k: String, _ v: CBOR) {
+                if let i = e.firstIndex(where: { $0.key == .text(k) }) { e[i].value = v } else { e.append(.init(key: .text(k), value: v)) }
+            }
+            if m.has("map-keys") { e.append(.init(key: .unsigned(0), value: .unsigned(0))) }
+            if m.has("type") { set("type", .text(SyncPayloadType.syncAck.rawValue)) }
+            if m.has("names") { set("zz", .unsigned(1)) }
+            if m.has("values") || m.has("blob-id-length") { set("blob_id", .bytes(Array(f.blobID.prefix(31)))) }
+            if m.has("key-type") { set("key", .text("k")) }
+            return V.enc(.map(e)) + (m.has("cbor") ? [0x00] : [])
+        }
+        try derive(o[0], op: "decode_offer", slug: "offer", comment: "the typical offer; a byte after it, an integer key 0, type sync_ack, a member zz, blob_id 31 bytes", edited)
+        try derive(o[1], op: "decode_offer", slug: "offer-table", comment: "the typical offer; blob_id 31 bytes (first in the table), key a text string (first in encoding order)", edited)
+
+        // §7.4 on small snapshots of the typical rows.
+        let plan = V.rowTree(SampleRows.typical(.plans))
+        let badPlan = V.setting(plan, "planID", .bytes(Array(SampleRows.typical(.plans).keyBytes.prefix(15))))
+        let v1 = ("version", CBOR.unsigned(1))
+        try derive(o[2], op: "decode_snapshot", slug: "snapshot", comment: "one plan and a provider key; a member x, version 2, the plan's planID 15 bytes, provider_keys empty") { m in
+            var members: [(String, CBOR)] = [("version", .unsigned(m.has("version") ? 2 : 1)),
+                                              ("namespaces", .object([("plans", .array([m.has("namespaces-row") ? badPlan : plan]))])),
+                                              ("provider_keys", m.has("provider-keys") ? .object([]) : .object([("openai", .text("k"))]))]
+            if m.has("unknown-member") { members.append(("x", .unsigned(0))) }
+            return V.snap(members)
+        }
+        let saga = V.rowTree(SampleRows.typical(.saga))
+        try derive(o[3], op: "decode_snapshot", slug: "namespaces", comment: "saga (first in encoding order) and plans; a saga row with a field colour, plans the number 5, a namespace zzzzz after both") { m in
+            var namespaces: [(String, CBOR)] = [("saga", .array([m.has("first-namespace-row") ? V.setting(saga, "colour", .text("red")) : saga])),
+                                                ("plans", m.has("later-value") ? .unsigned(5) : .array([plan]))]
+            if m.has("last-name") { namespaces.append(("zzzzz", .array([plan]))) }
+            return V.snap([v1, ("namespaces", .object(namespaces))])
+        }
+        try derive(o[4], op: "decode_snapshot", slug: "row-members", comment: "one plan; a field zz (which encodes before planID), planID 15 bytes") { m in
+            var row = m.has("plan-id-length") ? badPlan : plan
+            if m.has("zz-unknown") { row = V.setting(row, "zz", .unsigned(1)) }
+            return V.oneNamespace("plans", [row])
+        }
+        let plans2 = [SampleRows.typical(.plans, index: 0), SampleRows.typical(.plans, index: 1)].sorted { $0.keyBytes.lexicographicallyPrecedes($1.keyBytes) }
+        let first = V.rowTree(plans2[0])
+        try derive(o[5], op: "decode_snapshot", slug: "second-row", comment: "two plans in key order; the second with priority a text string, without title, with the first's planID") { m in
+            var row = V.rowTree(plans2[1])
+            if m.has("member-type") { row = V.setting(row, "priority", .text("high")) }
+            if m.has("required-missing") { row = V.setting(row, "title", nil) }
+            if m.has("key-repeated") { row = V.setting(row, "planID", first["planID"]) }
+            return V.oneNamespace("plans", [first, row])
+        }
+        try derive(o[6], op: "decode_snapshot", slug: "text-set", comment: "a notebook row's tags [food, gold, zest]; the second Zest (below food), the third the number 5") { m in
+            let tags: [CBOR] = [.text("food"), .text(m.has("element-2-order") ? "Zest" : "gold"), m.has("element-3-type") ? .unsigned(5) : .text("zest")]
+            return V.oneNamespace("notebook", [V.setting(V.rowTree(SampleRows.typical(.notebook)), "tags", .array(tags))])
+        }
     }
 }
