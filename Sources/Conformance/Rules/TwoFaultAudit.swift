@@ -91,8 +91,8 @@ public struct TwoFaultAudit: Sendable {
         self.findings = findings
     }
 
-    /// `TWO_FAULT_AUDIT_DEBUG=<case id>` prints every split tried for that case.
-    static let debug = ProcessInfo.processInfo.environment["TWO_FAULT_AUDIT_DEBUG"]
+    /// `TWO_FAULT_AUDIT_DEBUG=<id>,<id>,…` prints every split tried for those cases.
+    static let debug = Set((ProcessInfo.processInfo.environment["TWO_FAULT_AUDIT_DEBUG"] ?? "").split(separator: ",").map(String.init))
 
     static func describe(_ r: Result<JSONValue, WireError>) -> String {
         switch r {
@@ -143,8 +143,8 @@ public struct TwoFaultAudit: Sendable {
                     let bPaths = places.indices.filter { !inA[$0] }.flatMap { places[$0] }
                     let aAlone = run(Difference.revert(c.input, to: base.input, at: Set(bPaths)))
                     let bAlone = run(Difference.revert(c.input, to: base.input, at: Set(aPaths)))
-                    if debug == c.id {
-                        print("  base \(base.id) \(describe(baseAnswer)); A \(places.indices.filter { inA[$0] }.map { "\(places[$0])" }) alone: \(describe(aAlone)); B alone: \(describe(bAlone))")
+                    if debug.contains(c.id) {
+                        print("  \(c.id) base \(base.id) \(describe(baseAnswer)); A \(places.indices.filter { inA[$0] }.map { "\(places[$0])" }) alone: \(describe(aAlone)); B alone: \(describe(bAlone))")
                     }
                     guard differs(aAlone), differs(bAlone) else { continue }
                     if same(aAlone, c.expected) != same(bAlone, c.expected) { return nil }
