@@ -69,7 +69,7 @@ enum ReconcileVectors {
         try digestFrameCases(&b)
         return VectorFile(format: "reconcile",
                           description: "reconcile_req / reconcile_resp / state_digest frames: bucketize, respond, frame encoding and decoding, receiving a digest (SPEC.md §5)",
-                          cases: b.cases)
+                          cases: b.cases + (try ReconcileFacets.cases()))
     }
 
     // MARK: bucketize

@@ -88,7 +88,7 @@ enum StateDigestVectors {
         try digestCases(&b)
         return VectorFile(format: "state_digest",
                           description: "StateDigest v6: leaf encodings, namespace roots, the 417-byte digest (SPEC.md §4)",
-                          cases: b.cases)
+                          cases: b.cases + (try StateDigestFacets.cases()))
     }
 
     /// The §4.2 type rules a row of this schema exercises.

@@ -218,6 +218,8 @@ public enum FacetIndex {
         EnvelopeFacets.declared,
         AccountStateFacets.declared,
         SyncOfferFacets.declared,
+        StateDigestFacets.declared,
+        ReconcileFacets.declared,
     ]
 
     /// Formats the limit and order axes do not measure yet (said so, not counted as met).
