@@ -1,9 +1,9 @@
 import Primitives
 
-/// The limits and check orders of §14 declared as facets so far, and the cases derived from them
-/// (issue 23). The orders of sealing and opening the sealed-sender envelope (R14.7-3, R14.7-4,
-/// R14.7-6), of the SenderCert decoder (R14.6-4) and of the op inputs (R14.10-1) are not faceted
-/// yet: each fault there needs its own seal, which the derivation does not build yet.
+/// The limits and check orders of §14 as facets, and the cases derived from them (issue 23). The
+/// orders of sealing and opening the sealed-sender envelope (R14.7-3, R14.7-4, R14.7-6) build each
+/// case's envelope from a model of its faults, sealed afresh; the op inputs' order (R14.10-1) is
+/// measured by the input axis.
 enum EnvelopeFacets {
     static let format = "envelope"
 
@@ -29,7 +29,28 @@ enum EnvelopeFacets {
         .init("expiry", .envelopeSenderCertExpired),
     ])
 
-    static let orders = [boxOrder, verifyOrder]
+    /// R14.6-4, `sender_cert_decode`: §1, the keys, the names, then members 1–4 in table order.
+    static let certDecodeOrder = OrderFacet(rule: "R14.6-4", format: format, checks: [
+        .init("cbor", .cborTrailingBytes), .init("map-keys", .envelopeBadType), .init("names", .envelopeUnknownField),
+        .init("user-id-hash", .envelopeMissingField), .init("sig", .envelopeBadLength),
+    ])
+    /// R14.7-3, `envelope_seal`: the channel key, the payload type, the recipient key.
+    static let sealOrder = OrderFacet(rule: "R14.7-3", format: format, checks: [
+        .init("channel", .envelopeUnknownAccount), .init("payload-type", .envelopeBadLength), .init("recipient-key", .envelopeBadRecipientKey),
+    ])
+    /// R14.7-4, `envelope_open`: its seven steps, one fault each.
+    static let openOrder = OrderFacet(rule: "R14.7-4", format: format, checks: [
+        .init("layout", .envelopeWrongKind), .init("seal", .envelopeOpenFailed), .init("inner", .envelopeUnknownField),
+        .init("cert", .envelopeSenderCertExpired), .init("resolve", .envelopeUnknownAccount), .init("mac", .envelopeMACInvalid),
+        .init("wake", .envelopeWrongWakeClass),
+    ])
+    /// R14.7-6, the inner plaintext: §1, the keys, the names, members 1–3 in table order, `mac`.
+    static let innerOrder = OrderFacet(rule: "R14.7-6", format: format, checks: [
+        .init("cbor", .cborTrailingBytes), .init("map-keys", .envelopeBadType), .init("names", .envelopeUnknownField),
+        .init("payload-type", .envelopeMissingField), .init("mac", .envelopeMACMissing),
+    ])
+
+    static let orders = [boxOrder, verifyOrder, certDecodeOrder, sealOrder, openOrder, innerOrder]
 
     static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
 
@@ -47,12 +68,7 @@ enum EnvelopeFacets {
     ]
 
     static let declared = FormatFacets(format: format, section: "14", facets: all, boundless: boundless,
-                                       unfacetedOrders: [
-                                           "R14.6-4": "the decoder's CBOR-level faults need a re-encoding per pair",
-                                           "R14.7-3": "each sealing fault needs its own seal",
-                                           "R14.7-4": "each opening fault inside the seal needs its own seal",
-                                           "R14.7-6": "each inner-plaintext fault needs its own seal",
-                                       ], measuredElsewhere: ["R14.10-1": .inputBeforeRules])
+                                       measuredElsewhere: ["R14.10-1": .inputBeforeRules])
 }
 
 // MARK: - derived cases
@@ -116,7 +132,77 @@ extension EnvelopeFacets {
                         { t in EnvelopeVectors.replacing(t, "credential_key", .bytes(f.otherCredentialKey)) },
                         { t in EnvelopeVectors.replacing(t, "now_s", .unsigned(cert.expiresAt)) },
                     ])
+        try orderCases(&b, f)
         return b.cases
+    }
+
+    /// An input as its faults see it: the names of the faults applied.
+    struct Faults {
+        var on: Set<String> = []
+        func has(_ name: String) -> Bool { on.contains(name) }
+    }
+
+    /// A map with one more entry, keyed by the unsigned integer 0 (a key that is not text).
+    static func withIntegerKey(_ t: CBOR) -> CBOR {
+        guard case .map(let e) = t else { return t }
+        return .map(e + [CBORMapEntry(key: .unsigned(0), value: .unsigned(0))])
+    }
+
+    static func orderCases(_ b: inout FacetCaseBuilder, _ f: EnvelopeFixtures) throws {
+        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ input: @escaping (Faults) throws -> CBOR) throws {
+            try b.order(o, op: op, slug: slug, comment: comment, base: Faults(),
+                        faults: o.checks.map { c in { var m = $0; m.on.insert(c.name); return m } }, input: input)
+        }
+        typealias V = EnvelopeVectors
+
+        // R14.6-4: the sibling's certificate as read back, one edit per fault.
+        let cert = try CBORReader.decode(f.siblingCert.encoded)
+        try derive(certDecodeOrder, op: "sender_cert_decode", slug: "cert",
+                   comment: "the sibling's SenderCert; a byte after it, an integer key 0, a member zz, no user_id_hash, a sig of 3,372 bytes") { m in
+            var t = cert
+            if m.has("map-keys") { t = withIntegerKey(t) }
+            if m.has("names") { t = t.replacingMember("zz", .unsigned(1)) }
+            if m.has("user-id-hash") { t = t.replacingMember("user_id_hash", nil) }
+            if m.has("sig"), case .bytes(let sig)? = t["sig"] { t = t.replacingMember("sig", .bytes(Array(sig.dropLast()))) }
+            return .object([("cert", .bytes(CBORWriter.encode(t) + (m.has("cbor") ? [0x00] : [])))])
+        }
+
+        // R14.7-3: the new device seals a one-byte sync_offer to its sibling.
+        let badKey = V.keyWithCoefficient(f.sibling.pub, index: 0, value: 3329)
+        try derive(sealOrder, op: "envelope_seal", slug: "seal",
+                   comment: "a sync_offer to the sibling; addressed to account B with no contacts, a payload_type of 65 bytes, a recipient key failing the modulus check") { m in
+            V.sealInput(pk: m.has("recipient-key") ? badKey : f.sibling.pub, recipient: m.has("channel") ? f.hashB : f.hashA,
+                        type: m.has("payload-type") ? String(repeating: "t", count: 65) : "sync_offer", payload: [0x01], cert: f.newDeviceCert.encoded,
+                        own: f.hashA, accountSeed: f.accountSeed, contacts: m.has("channel") ? [] : [(hash: f.hashB, key: f.contactKeyB)], eseed: eseed)
+        }
+
+        // R14.7-4 and R14.7-6: the sibling's one-byte sync_offer to the new device, sealed afresh
+        // from the faults' inner plaintext and header.
+        func opened(_ m: Faults, inner: (CBOR) -> [UInt8]) throws -> CBOR {
+            let sender = m.has("resolve") ? f.accountBCert : f.siblingCert
+            var tree = V.innerTree(type: "sync_offer", payload: [0x01], cert: sender.encoded, macKey: m.has("mac") ? f.contactKeyB : f.siblingKey)
+            if m.has("inner") { tree = tree.replacingMember("zz", .unsigned(1)) }
+            var env = try V.rawEnvelope(inner: inner(tree), header: V.envelopeHeader(wake: m.has("wake") ? 1 : 0), to: f.newDevice.pub, eseed: eseed)
+            if m.has("seal") { env = EnvelopeFixtures.flip(env, at: env.count - 1) }
+            if m.has("layout") { env[0] = 0x03 }
+            return V.receiveInput(env, seed: f.newDevice.seed, key: f.credentialKey, now: .unsigned(m.has("cert") ? sender.expiresAt : f.now),
+                                  own: f.hashA, accountSeed: f.accountSeed, contacts: m.has("resolve") ? [] : [(hash: f.hashB, key: f.contactKeyB)])
+        }
+        try derive(openOrder, op: "envelope_open", slug: "open",
+                   comment: "the sibling's sync_offer to the new device; byte 0 03, the tag flipped, an inner member zz, now at the certificate's expiry, the sender account B with no contacts, the MAC under another key, wake sync") { m in
+            try opened(m) { CBORWriter.encode($0) }
+        }
+        try derive(innerOrder, op: "envelope_open", slug: "inner",
+                   comment: "the sibling's sync_offer to the new device, sealed correctly around an inner plaintext with a byte after it, an integer key 0, a member zz, no payload_type, no mac") { m in
+            try opened(Faults()) { good in
+                var t = good
+                if m.has("map-keys") { t = withIntegerKey(t) }
+                if m.has("names") { t = t.replacingMember("zz", .unsigned(1)) }
+                if m.has("payload-type") { t = t.replacingMember("payload_type", nil) }
+                if m.has("mac") { t = t.replacingMember("mac", nil) }
+                return CBORWriter.encode(t) + (m.has("cbor") ? [0x00] : [])
+            }
+        }
     }
 }
 

@@ -57,7 +57,11 @@ public enum InputBeforeRulesCases {
             var accepted: [String: [VectorCase]] = [:]
             var smallest: [String: (c: VectorCase, size: Int)] = [:]
             var keys: [String] = []
-            for c in source where scope.ops?.contains(c.op) ?? true {
+            // A facet's order case is a base only where no other case is rejected with the code:
+            // they are derived too, and a new facet must not move the base (and so the bytes) of
+            // a committed case.
+            var derived = Set<String>()
+            for c in source where (scope.ops?.contains(c.op) ?? true) {
                 guard case .map = c.input, members[c.op, default: []].count > 1 else { continue }
                 switch c.expected {
                 case .output:
@@ -66,9 +70,15 @@ public enum InputBeforeRulesCases {
                     guard !code.rawValue.hasPrefix("input_"), code != .unknownOp else { continue }
                     let key = "\(c.op)\u{0}\(code.rawValue)"
                     let size = CBORWriter.encode(c.input).count
+                    let isDerived = c.flags.contains(where: isFacetOrder)
                     if smallest[key] == nil { keys.append(key) }
-                    if let s = smallest[key], s.size <= size { continue }
+                    if let s = smallest[key] {
+                        // Keep a hand-written base over a derived one, else the smaller.
+                        if isDerived && !derived.contains(key) { continue }
+                        if !(derived.contains(key) && !isDerived) && s.size <= size { continue }
+                    }
                     smallest[key] = (c, size)
+                    if isDerived { derived.insert(key) } else { derived.remove(key) }
                 }
             }
             for key in keys {
@@ -78,6 +88,8 @@ public enum InputBeforeRulesCases {
         }
         return out
     }
+
+    static func isFacetOrder(_ flag: String) -> Bool { flag.hasPrefix("facet:order:") }
 
     public static func derive(_ handler: any FormatHandler, from file: VectorFile) throws -> [VectorCase] {
         let existing = Set(file.cases.map(\.id))
