@@ -1,9 +1,8 @@
 import Primitives
 
 /// The limits and check orders of §7.6 (the receiver) and §7.8 (the re-send schedule) as facets,
-/// and the decoders' orders of §7.2 and §7.4, and the cases derived from them (issue 23). The
-/// gate's order for handle_request (R7.3-2) and the encode_snapshot input's (R7.9-7, R7.9-8) are
-/// not faceted yet.
+/// the decoders' orders of §7.2 and §7.4, the gate's for handle_request and the snapshot input's of
+/// §7.9, and the cases derived from them (issue 23).
 enum SyncOfferFacets {
     static let format = "sync_offer"
 
@@ -63,7 +62,21 @@ enum SyncOfferFacets {
         OrderFacet(rule: "R7.4-19", format: format, checks: [.init("element-2-order", .syncBadValue), .init("element-3-type", .syncBadType)]),
     ]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + decodeOrders.map(Facet.order)
+    /// R7.3-2 for `handle_request` (`receive`'s is R7.6-11): the gate before the payload is parsed.
+    static let requestGate = step("R7.3-2", gate, decode)
+    /// R7.9-7 and R7.9-8, `encode_snapshot`'s input: the names, then the namespaces in §4.1 order,
+    /// each row element by element; in a row, the §4 row, then the snapshot fields in table order.
+    static let inputOrders = [
+        OrderFacet(rule: "R7.9-7", format: format, checks: [
+            .init("names", .unknownNamespace), .init("messages-row", .inputBadLength), .init("plans-row-1", .inputMissingField),
+            .init("plans-row-2", .inputBadType),
+        ]),
+        OrderFacet(rule: "R7.9-8", format: format, checks: [
+            .init("row", .inputMissingField), .init("pubkey", .inputBadValue), .init("channel-key", .inputBadType),
+        ]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + (orders + decodeOrders + [requestGate] + inputOrders).map(Facet.order)
 
     static let boundless: [String: String] = [
         "R7.2-2": "\"a head longer than needed\" is §1's canonical-length rule (the cbor cases), not a bound of §7",
@@ -77,10 +90,8 @@ enum SyncOfferFacets {
         "R7.9-3": "the uint64 range is §2.2's (the input battery's, another part of issue 23)",
     ]
 
-    static let declared = FormatFacets(format: format, section: "7", facets: all, boundless: boundless, unfacetedOrders: [
-        "R7.3-2": "the gate before parsing is R7.6-11's facet for receive; handle_request's is not derived yet",
-        "R7.9-7": "the element-by-element order inside arrays is not derived yet", "R7.9-8": "the row fields' order inside a snapshot is not derived yet",
-    ], measuredElsewhere: ["R7.9-2": .inputOrder, "R7.9-6": .inputBeforeRules])
+    static let declared = FormatFacets(format: format, section: "7", facets: all, boundless: boundless,
+                                       measuredElsewhere: ["R7.9-2": .inputOrder, "R7.9-6": .inputBeforeRules])
 }
 
 // MARK: - derived cases
@@ -175,10 +186,13 @@ extension SyncOfferFacets {
     }
 
     static func decodeOrderCases(_ b: inout FacetCaseBuilder, _ f: V.Fixture) throws {
-        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ bytes: @escaping (Faults) throws -> [UInt8]) throws {
+        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, output: [Int: (CBOR) -> Bool] = [:],
+                    _ input: @escaping (Faults) throws -> CBOR) throws {
             try b.order(o, op: op, slug: slug, comment: comment, base: Faults(),
-                        faults: o.checks.map { c in { var m = $0; m.on.insert(c.name); return m } },
-                        input: { V.cborInput(try bytes($0)) })
+                        faults: o.checks.map { c in { var m = $0; m.on.insert(c.name); return m } }, input: input, output: output)
+        }
+        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ bytes: @escaping (Faults) throws -> [UInt8]) throws {
+            try derive(o, op: op, slug: slug, comment: comment) { V.cborInput(try bytes($0)) }
         }
         let o = decodeOrders
         // §7.2 on the typical offer. The offer's map as read back, so a fault edits one member.
@@ -233,6 +247,36 @@ extension SyncOfferFacets {
         try derive(o[6], op: "decode_snapshot", slug: "text-set", comment: "a notebook row's tags [food, gold, zest]; the second Zest (below food), the third the number 5") { m in
             let tags: [CBOR] = [.text("food"), .text(m.has("element-2-order") ? "Zest" : "gold"), m.has("element-3-type") ? .unsigned(5) : .text("zest")]
             return V.oneNamespace("notebook", [V.setting(V.rowTree(SampleRows.typical(.notebook)), "tags", .array(tags))])
+        }
+
+        // R7.3-2: a stranger's request with a byte after it.
+        try derive(requestGate, op: "handle_request", slug: "request", comment: "the typical request from a sibling; from a stranger, a byte after it",
+                   output: [0: { $0["result"] == .text("dropped") }]) { m in
+            .object([("request", .bytes(f.request.encoded + (m.has("decode") ? [0x00] : []))), ("own_user_id_hash", .bytes(f.ownHash)),
+                     ("sender_user_id_hash", .bytes(m.has("gate") ? f.strangerHash : f.ownHash))])
+        }
+        // R7.9-7: plans listed first in JSON, messages second (§4.1 puts messages first), zzz last.
+        let message = V.rowTree(SampleRows.typical(.messages))
+        try derive(inputOrders[0], op: "encode_snapshot", slug: "snapshot-input",
+                   comment: "plans (two rows, listed first) and messages; a namespace zzz, a 3-byte messageID, the first plan without title, the second's priority a text string") { m in
+            var namespaces: [(String, CBOR)] = [
+                ("plans", .array([m.has("plans-row-1") ? V.setting(V.rowTree(plans2[0]), "title", nil) : V.rowTree(plans2[0]),
+                                  m.has("plans-row-2") ? V.setting(V.rowTree(plans2[1]), "priority", .text("high")) : V.rowTree(plans2[1])])),
+                ("messages", .array([m.has("messages-row") ? V.setting(message, "messageID", .bytes([1, 2, 3])) : message])),
+            ]
+            if m.has("names") { namespaces.append(("zzz", .array([]))) }
+            return .object([("namespaces", .object(namespaces))])
+        }
+        // R7.9-8: a contact carrying two snapshot fields.
+        let contact = V.setting(V.setting(V.rowTree(SampleRows.typical(.contacts)), "pubkey", .bytes([1, 2, 3])),
+                                "channelKey", .bytes([UInt8](repeating: 0xab, count: 32)))
+        try derive(inputOrders[1], op: "encode_snapshot", slug: "contact-input",
+                   comment: "a contact with pubkey and channelKey; without displayName, pubkey not hex, channelKey null") { m in
+            var row = contact
+            if m.has("row") { row = V.setting(row, "displayName", nil) }
+            if m.has("pubkey") { row = V.setting(row, "pubkey", .text("zz")) }
+            if m.has("channel-key") { row = V.setting(row, "channelKey", .null) }
+            return .object([("namespaces", .object([("contacts", .array([row]))]))])
         }
     }
 }
