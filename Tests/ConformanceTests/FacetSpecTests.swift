@@ -65,6 +65,10 @@ import Testing
         case .order(let o):
             #expect(rule.isOrder, "\(id): \(rule.id) is not tagged ` order`")
             #expect(o.checks.count >= 2)
+        case .tieBreak(let t):
+            let words = Self.wording(rule).replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+            #expect(words.contains(t.tie), "\(id): the tie \(t.tie) is not in \(rule.id)'s words: \(words)")
+            #expect(!t.others.isEmpty && t.others.allSatisfy { $0.format == t.format }, "\(id): its other readings are no mutants of \(t.format)")
         }
     }
 

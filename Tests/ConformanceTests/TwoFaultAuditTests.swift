@@ -50,3 +50,21 @@ import Testing
         #expect(TwoFaultAudit(files: [file], pending: [id: "listed", "pairing/none": "x"]).problems == ["two-faults-pending.tsv: pairing/none names no case"])
     }
 }
+
+/// The tie-break axis: each other reading of a declared tie-break (a mutant) must be told apart
+/// by a case pinning the rule; without such a case the axis has a gap.
+@Suite struct TieBreakCoverageTests {
+    @Test func aTieBreakNeedsACaseTheOtherReadingFails() throws {
+        var file = try VectorFile.read(format: "settle", in: Fixtures.vectors)
+        let settle = FacetIndex.all.filter { $0.format == "settle" }
+        let full = TieBreakCoverage(files: [file], facets: settle)
+        let entry = try #require(full.entries.first { $0.facet.rule == "R12.5-5" })
+        #expect(entry.mutant == .settleBackoffBeforeDebounce && !entry.witnesses.isEmpty)
+        #expect(full.isClean)
+        // Without the cases that tell the readings apart, the rule is still pinned, but the tie is not.
+        file.cases.removeAll { entry.witnesses.contains($0.id) }
+        #expect(file.cases.contains { $0.flags.contains("rule:R12.5-5") })
+        let gap = TieBreakCoverage(files: [file], facets: settle)
+        #expect(gap.problems.count == 1 && gap.problems[0].hasPrefix("tiebreak:R12.5-5: no case pinning R12.5-5"))
+    }
+}

@@ -43,6 +43,12 @@ public enum RuleJSON {
                 ("checks", .array(o.checks.map { .object([("name", .string($0.name)), ("outcome", .string($0.outcome))]) })),
                 ("pairs", .array(o.pairs.map { .string(o.flag($0)) })),
             ])
+        case .tieBreak(let t):
+            return .object([
+                ("kind", .string("tie-break")), ("id", .string(t.id)), ("format", .string(t.format)),
+                ("tie", .string(t.tie)), ("decides", .string(t.decides)),
+                ("other_readings", .array(t.others.map { .object([("mutant", .string($0.rawValue)), ("reading", .string($0.summary))]) })),
+            ])
         }
     }
 }

@@ -27,7 +27,18 @@ enum AccountStateFacets {
 
     static let orders = [decodeOrder, openOrder]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+    /// The three ties of §11: equal times between two devices, an equal stamp on a local write,
+    /// and equal stamps on merge.
+    static let tieBreaks = [
+        TieBreakFacet(rule: "R11.3-1", format: format, tie: "Equal ts are thus broken by device id",
+                      decides: "the stamp of the greater device id (bytewise) is after", others: [.accountTieLowerDeviceWins]),
+        TieBreakFacet(rule: "R11.3-2", format: format, tie: "An equal stamp is not after",
+                      decides: "a local write with the held register's stamp is refused", others: [.accountEqualStampApplies]),
+        TieBreakFacet(rule: "R11.4-2", format: format, tie: "When the two stamps are equal",
+                      decides: "the greater content wins, whichever replica holds it", others: [.accountMergeTieKeepsLocal]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + tieBreaks.map(Facet.tieBreak)
 
     static let boundless: [String: String] = [
         "R11.1-1": "the salt's 17 bytes are its length, not a bound",

@@ -67,7 +67,15 @@ enum SettleFacets {
 
     static let orders: [OrderFacet] = [siblingOrder, eventOrder, dropOrder, episodeOrder]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+    /// R12.5-5 at one time: the debounce first, so a sibling whose back-off ends then is still
+    /// backed off for it (R12.5-6).
+    static let tieBreaks = [
+        TieBreakFacet(rule: "R12.5-5", format: format, tie: "the debounce before back-off ends at the same time",
+                      decides: "the debounce fires first: a sibling whose back-off ends at that time is not among its recipients",
+                      others: [.settleBackoffBeforeDebounce]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + tieBreaks.map(Facet.tieBreak)
 
     /// Rules of §12 whose words sound like a bound but state none.
     static let boundless: [String: String] = [

@@ -68,6 +68,9 @@ public struct SettleRules: Sendable, Hashable {
     public var acceptClockBackwards = false
     /// Sibling ids compared as the hex text given, not as bytes (a bug: `AB…` and `ab…` differ).
     public var siblingsByHexText = false
+    /// At one time, back-off ends fire before the debounce (a bug: R12.5-5 puts the debounce first,
+    /// so a sibling whose back-off ends at that time is still backed off for it).
+    public var backoffEndsBeforeDebounce = false
 
     public init() {}
 
@@ -113,6 +116,7 @@ public struct SettleRules: Sendable, Hashable {
         case .settleSignedTimes: r.signedTimes = true
         case .settleClockBackwardsAccepted: r.acceptClockBackwards = true
         case .settleSiblingsByHexText: r.siblingsByHexText = true
+        case .settleBackoffBeforeDebounce: r.backoffEndsBeforeDebounce = true
         default: break
         }
         return r

@@ -82,12 +82,13 @@ public enum SettleScheduler {
         /// Deadlines at or before now, each as of its own time: oldest first; at one time the
         /// debounce before back-off ends, back-off ends in sibling id order.
         mutating func fireDueDeadlines() throws(WireError) {
-            var due: [(at: UInt64, rank: Int)] = []
-            if let d = s.debounceAt, d <= now { due.append((d, -1)) }
-            for (i, sib) in s.siblings.enumerated() { if let b = sib.backoffUntil, b <= now { due.append((b, i)) } }
+            // rank: the debounce −1, sibling i's back-off end i (siblings are held in id order).
+            var due: [(at: UInt64, rank: Int, sibling: Int?)] = []
+            if let d = s.debounceAt, d <= now { due.append((d, rules.backoffEndsBeforeDebounce ? Int.max : -1, nil)) }
+            for (i, sib) in s.siblings.enumerated() { if let b = sib.backoffUntil, b <= now { due.append((b, i, i)) } }
             due.sort { $0.at != $1.at ? $0.at < $1.at : $0.rank < $1.rank }
             for item in due {
-                if item.rank < 0 { fireDebounce() } else { endBackoff(item.rank) }
+                if let i = item.sibling { endBackoff(i) } else { fireDebounce() }
             }
         }
 

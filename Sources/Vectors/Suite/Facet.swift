@@ -8,11 +8,13 @@
 public enum Facet: Sendable {
     case limit(LimitFacet)
     case order(OrderFacet)
+    case tieBreak(TieBreakFacet)
 
     public var id: String {
         switch self {
         case .limit(let f): return f.id
         case .order(let f): return f.id
+        case .tieBreak(let f): return f.id
         }
     }
 
@@ -20,6 +22,7 @@ public enum Facet: Sendable {
         switch self {
         case .limit(let f): return f.rule
         case .order(let f): return f.rule
+        case .tieBreak(let f): return f.rule
         }
     }
 
@@ -27,8 +30,36 @@ public enum Facet: Sendable {
         switch self {
         case .limit(let f): return f.format
         case .order(let f): return f.format
+        case .tieBreak(let f): return f.format
         }
     }
+}
+
+/// A stated tie-break (issue 23, item 4 of "why"): what SPEC says happens when two keys, times,
+/// stamps or versions are equal, and the other readings a team could take. Each other reading is
+/// a mutant of the reference; the tie-break is measured when, for every one of them, some case
+/// pinning the rule is answered otherwise under it, so the cases tell the readings apart rather
+/// than happening to give one answer under both.
+public struct TieBreakFacet: Sendable {
+    public var rule: String
+    public var format: String
+    /// The rule's own words for the tie (quoted from it: the agreement test checks).
+    public var tie: String
+    /// What the rule decides on the tie.
+    public var decides: String
+    /// The other readings, as mutants.
+    public var others: [Mutant]
+
+    public init(rule: String, format: String, tie: String, decides: String, others: [Mutant]) {
+        self.rule = rule
+        self.format = format
+        self.tie = tie
+        self.decides = decides
+        self.others = others
+    }
+
+    /// `tiebreak:R11.4-2`.
+    public var id: String { "tiebreak:\(rule)" }
 }
 
 /// The three values a limit is probed at: one step inside-or-below, the bound itself, one step

@@ -308,6 +308,7 @@ public enum Mutant: String, CaseIterable, Sendable {
     case settleSignedTimes = "settle.times-signed-64"
     case settleClockBackwardsAccepted = "settle.clock-backwards-accepted"
     case settleSiblingsByHexText = "settle.sibling-ids-compared-as-text"
+    case settleBackoffBeforeDebounce = "settle.backoff-ends-before-debounce-at-one-time"
     // envelope
     case envelopeMACSkippedWithoutKey = "envelope.mac-skipped-without-key"
     case envelopeXWingNoLabel = "envelope.xwing-combiner-without-label"
@@ -491,6 +492,7 @@ public enum Mutant: String, CaseIterable, Sendable {
         case .settleSignedTimes: return "times read and added as signed 64-bit integers (2^63 and beyond refused)"
         case .settleClockBackwardsAccepted: return "an event earlier than the state's clock is applied"
         case .settleSiblingsByHexText: return "sibling ids compared as the hex text given, so AB… and ab… are two siblings"
+        case .settleBackoffBeforeDebounce: return "deadlines due at one time: back-off ends before the debounce, so the sibling is already back for it"
         case .accountPrunedCommitReportsNew: return "a commit for an epoch pruned at once still reports new (Haven's behaviour)"
         case .pairSecondAccepted: return "a second POST /pair replaces the token instead of 409"
         case .pairSameTokenAccepted: return "re-pairing with the stored token answers 200 (an idempotent retry) instead of 409"
