@@ -203,6 +203,7 @@ public enum FacetIndex {
         EnvelopeFacets.declared,
         AccountStateFacets.declared,
         SyncOfferFacets.declared,
+        SignInFacets.declared,
     ]
 
     /// Formats the limit and order axes do not measure yet (said so, not counted as met).
