@@ -204,6 +204,7 @@ public enum FacetIndex {
         AccountStateFacets.declared,
         SyncOfferFacets.declared,
         SignInFacets.declared,
+        DeviceListFacets.declared,
     ]
 
     /// Formats the limit and order axes do not measure yet (said so, not counted as met).
