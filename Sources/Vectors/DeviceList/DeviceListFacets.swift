@@ -12,6 +12,11 @@ enum DeviceListFacets {
 
     static let pinnedLength = LimitFacet(rule: "R10.1-3", format: format, quantity: "the byte length of the `pinned` bundle given to `list_verify`",
                                          bound: "exactly 3,200 bytes", side: .exact, inclusive: true, effect: .refuse(.deviceListBadBundle))
+    /// A coefficient below q is kept; from q on it is replaced by itself mod q (never refused).
+    static let kemCoefficient = LimitFacet(rule: "R10.1-7", format: format,
+                                           quantity: "the first 12-bit coefficient of t̂ in a credential's device bundle (`credential_decode`)",
+                                           bound: "below q", side: .max, inclusive: false,
+                                           effect: .behaviour("the decoded `device_bundle` carries the coefficient mod q, not the wire's bytes"))
     static let signatureLength = LimitFacet(rule: "R10.1-5", format: format, quantity: "the signature's byte length in a list's wire (`list_verify`)",
                                             bound: "3,373 bytes", side: .exact, inclusive: true, effect: .refuse(.deviceListSigWrongLength))
     static let nameLength = LimitFacet(rule: "R10.2-7", format: format, quantity: "a credential's name_len against the bytes left after it (`credential_decode`)",
@@ -29,7 +34,7 @@ enum DeviceListFacets {
     static let seedLength = LimitFacet(rule: "R10.6-6", format: format, quantity: "the byte length of `derive_identity`'s `seed`",
                                        bound: "32 bytes", side: .exact, inclusive: true, effect: .refuse(.inputBadLength))
 
-    static let limits = [pinnedLength, signatureLength, nameLength, deviceCount, revokedCount, adoptVersion, exhaustion, seedLength]
+    static let limits = [pinnedLength, kemCoefficient, signatureLength, nameLength, deviceCount, revokedCount, adoptVersion, exhaustion, seedLength]
 
     /// R10.1-6, Haven's `HavenId::verify`: length, Ed25519 half, the rest's length, ML-DSA half.
     static let signatureOrder = OrderFacet(rule: "R10.1-6", format: format, checks: [
@@ -89,7 +94,6 @@ enum DeviceListFacets {
         "R10-1": "the integers' widths (u32 = 4 bytes, u64 = 8 bytes) are the layouts', no bound; the truncation cases cut inside every field",
         "R10.1-2": "the bundle's layout (3,200 bytes); the length check is R10.1-3's facet",
         "R10.1-4": "the pinned key's size is the bundle's; the length check is R10.1-3's facet",
-        "R10.1-7": "`<<` is a shift in the coefficient formula, and a coefficient at or above q is re-encoded, never refused; the mlkem cases (flag mlkem-non-canonical) pin non-canonical keys. NOT YET FACETED as a behaviour limit (q − 1, q, q + 1): such cases need the mlkem-non-canonical flag the builder does not set",
         "R10.2-3": "\"UTF-8 bytes\" names the name's encoding (signed as given), not a count of bytes; the rule fixes what `issue` signs and writes",
         "R10.3-5": "the 8 bytes are the suffix's own length: an input shorter than 8 cannot end in HVNLEAF1, and any input under 52 bytes is truncated either way (truncated/only-suffix pins the 8-byte input)",
         "R10.3-11": "the ambiguity of a signature ending in HVNLEAF1 (8 bytes read off as the flag), no bound; the hvnleaf1 cases pin it",
@@ -119,12 +123,13 @@ extension DeviceListFacets {
     static func resize(_ b: [UInt8], _ n: Int, fill: UInt8) -> [UInt8] { n <= b.count ? Array(b.prefix(n)) : b + [UInt8](repeating: fill, count: n - b.count) }
 
     /// A credential wire written field by field, so decoding faults can be placed anywhere; the
-    /// signature is filler (decoding never checks it).
+    /// signature is 100 filler bytes (decoding takes any non-empty length, R10.2-10, and a filler
+    /// of 3,373 bytes would pass for a hybrid signature, which DeviceListTests checks the tail of).
     struct CredentialWire {
         var accountID: [UInt8]
         var name: [UInt8] = Array("Pixel".utf8)
         var bundle: [UInt8]
-        var signature = [UInt8](repeating: 0x5a, count: 3_373)
+        var signature = [UInt8](repeating: 0x5a, count: 100)
         var bytes: [UInt8] {
             accountID + DeviceListFacets.le64(DeviceListVectors.base) + V.le32(UInt32(name.count)) + name + V.le32(UInt32(bundle.count)) + bundle + signature
         }
@@ -134,7 +139,13 @@ extension DeviceListFacets {
         var b = builder()
         try limitCases(&b, ids, s)
         try orderCases(&b, ids, s)
-        return b.cases
+        // The cases whose input bundle holds a coefficient ≥ q say so (§10.1; the canonical-bundle
+        // test checks every other bundle of the file).
+        return b.cases.map { c in
+            var c = c
+            if c.flags.contains(kemCoefficient.flag(.at)) || c.flags.contains(kemCoefficient.flag(.above)) { c.flags.append("mlkem-non-canonical") }
+            return c
+        }
     }
 
     static func limitCases(_ b: inout FacetCaseBuilder, _ ids: V.Identities, _ s: V.SignedLists) throws {
@@ -168,6 +179,20 @@ extension DeviceListFacets {
         try b.limitExtra(nameLength, op: "credential_decode", slug: "name-len", label: "type-max",
                          comment: "name_len 2^32 − 1 before the same three bytes: truncated before anything is allocated",
                          wantInside: false, input: .object([("wire", .bytes(header + V.le32(.max) + tail))]))
+
+        // Device 1's bundle in a hand-built credential wire, its first coefficient q − 1, q and
+        // q + 1 (c0 = b64 | (b65 & 0x0f) << 8). `sent` is the bundle the edge's wire carries.
+        var sent: [UInt8] = []
+        try b.limit(kemCoefficient, op: "credential_decode", slug: "mlkem-coefficient",
+                    comment: "a credential wire (account A, device 1, name Pixel, a 100-byte filler signature) whose device bundle's first coefficient is 3328, 3329 and 3330",
+                    input: { d in
+                        var m = CredentialWire(accountID: ids.a.nodeID.bytes, bundle: ids.d1.bundle.bytes)
+                        let c = 3_329 + d
+                        m.bundle[64] = UInt8(c & 0xff)
+                        m.bundle[65] = (m.bundle[65] & 0xf0) | UInt8(c >> 8)
+                        sent = m.bundle
+                        return .object([("wire", .bytes(m.bytes))])
+                    }, inside: { $0["device_bundle"] == .bytes(sent) })
 
         // Two 32-byte chunks whose first 4 bytes are zero, then 9 bytes: a count of 1 reads the
         // second chunk's zeros as the next count, a count of 2 reads the 9 bytes' zeros; 3 does
@@ -246,7 +271,7 @@ extension DeviceListFacets {
         // point, no signature.
         let good = CredentialWire(accountID: ids.a.nodeID.bytes, bundle: ids.d1.bundle.bytes)
         try b.order(credentialDecodeOrder, op: "credential_decode", slug: "credential",
-                    comment: "account A's credential wire for device 1, name Pixel, a filler signature",
+                    comment: "account A's credential wire for device 1, name Pixel, a 100-byte filler signature",
                     base: good, faults: [
                         { var m = $0; m.name[1] = 0xff; return m },
                         { var m = $0; m.bundle.replaceSubrange(0..<32, with: Ed25519EdgeGenerator.notAPoint); return m },
