@@ -246,6 +246,16 @@ extension DeviceListFacets {
         var wrongSigner = false, noChange = false, atTop = false
     }
 
+    /// A `contact_apply` input as the faults of R10.5-8 see it.
+    struct Apply {
+        var duplicate = false, empty = false
+    }
+
+    /// A crafted list body as the faults of R10.3-4 see it.
+    struct ListBody {
+        var countTooLarge = false, noSignature = false
+    }
+
     static func orderCases(_ b: inout FacetCaseBuilder, _ ids: V.Identities, _ s: V.SignedLists) throws {
         let pa = ids.a.bundle.bytes, pb = ids.b.bundle.bytes
         func verify(_ wire: [UInt8], _ pinned: CBOR) -> CBOR { .object([("wire", .bytes(wire)), ("pinned", pinned)]) }
@@ -310,11 +320,11 @@ extension DeviceListFacets {
         let listHeader = ids.a.nodeID.bytes + le64(1) + le64(V.base)
         try b.order(listDecodeOrder, op: "list_decode", slug: "list",
                     comment: "account A's list at version 1 with no ids and a 40-byte filler signature",
-                    base: Verify(), faults: [{ var m = $0; m.wireBad = true; return m }, { var m = $0; m.signatureBad = true; return m }],
+                    base: ListBody(), faults: [{ var m = $0; m.countTooLarge = true; return m }, { var m = $0; m.noSignature = true; return m }],
                     input: { m in
-                        let signature = m.signatureBad ? [] : [UInt8](repeating: 0x5a, count: 40)
-                        // Count 2 with 40 bytes left claims 64 bytes: too many (with none left, also too many).
-                        return .object([("wire", .bytes(listHeader + V.le32(0) + V.le32(m.wireBad ? 2 : 0) + signature))])
+                        let signature = m.noSignature ? [] : [UInt8](repeating: 0x5a, count: 40)
+                        // A revoked count of 2 with 40 bytes left claims 64 (with none left, also too many).
+                        return .object([("wire", .bytes(listHeader + V.le32(0) + V.le32(m.countTooLarge ? 2 : 0) + signature))])
                     })
 
         // §10.3 verify: the signed list with-revoked.
@@ -369,9 +379,9 @@ extension DeviceListFacets {
         typealias R = ContactDeviceSet.Record
         try b.order(applyOrder, op: "contact_apply", slug: "apply",
                     comment: "primary device 1, known device 3 (live), advertised devices 1 and 2",
-                    base: Change(), faults: [{ var m = $0; m.wrongSigner = true; return m }, { var m = $0; m.noChange = true; return m }],
+                    base: Apply(), faults: [{ var m = $0; m.duplicate = true; return m }, { var m = $0; m.empty = true; return m }],
                     input: { m in
-                        V.contactInput(d1, [R(device: d3, revoked: false)] + (m.wrongSigner ? [R(device: d3, revoked: true)] : []), m.noChange ? [] : [d1, d2])
+                        V.contactInput(d1, [R(device: d3, revoked: false)] + (m.duplicate ? [R(device: d3, revoked: true)] : []), m.empty ? [] : [d1, d2])
                     })
     }
 }
