@@ -35,9 +35,9 @@ enum FacetAxesReport {
             print("inputs axis orders \(f.format): \(rules.joined(separator: ", ")): gated below under inputs")
         }
         for f in FacetIndex.formats where !f.unfacetedOrders.isEmpty {
-            print("NOT MEASURED orders \(f.format): \(f.unfacetedOrders.count) order rule(s) with no facet yet: \(f.unfacetedOrders.keys.sorted().joined(separator: ", "))")
+            print("NOT MEASURED orders \(f.format): \(f.unfacetedOrders.count) order rule(s) with no facet (each with its reason in the format's facets): \(f.unfacetedOrders.keys.sorted().joined(separator: ", "))")
         }
-        print("not yet faceted (limits and orders not measured): \(FacetIndex.notYetFaceted.joined(separator: ", "))")
+        print("not yet faceted (limits and orders not measured): \(FacetIndex.notYetFaceted.isEmpty ? "none" : FacetIndex.notYetFaceted.joined(separator: ", "))")
         print("out of the facet axes (HTTP scenarios): \(FacetIndex.outOfScope.joined(separator: ", "))")
         return axes.allSatisfy(\.isClean)
     }

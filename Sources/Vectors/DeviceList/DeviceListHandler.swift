@@ -15,83 +15,88 @@ public struct DeviceListHandler: FormatHandler {
     public func generate() throws -> VectorFile { try DeviceListVectors.file() }
 
     public func run(op: String, input: JSONValue) throws(WireError) -> JSONValue {
+        try tree(op: op, input: input).json
+    }
+
+    /// The output as a CBOR tree (the facet builder compares trees).
+    func tree(op: String, input: JSONValue) throws(WireError) -> CBOR {
         typealias In = DeviceListInput
         switch op {
         case "derive_identity":
-            return DeviceListOutput.identity(try In.identity(input, "seed")).json
+            return DeviceListOutput.identity(try In.identity(input, "seed"))
         case "credential_issue":
             let account = try In.identity(input, "account_seed")
             let device = try In.bundle(input, "device_bundle")
             let name = try Input.text(try Input.member(input, "name", path: ""), path: "name")
             let createdAt = try In.uint64(input, "created_at")
-            return DeviceListOutput.issued(try DeviceCredential.issue(account: account, device: device, name: name, createdAt: createdAt)).json
+            return DeviceListOutput.issued(try DeviceCredential.issue(account: account, device: device, name: name, createdAt: createdAt))
         case "credential_decode":
-            return DeviceListOutput.credential(try DeviceCredential.decode(try In.hex(input, "wire"))).json
+            return DeviceListOutput.credential(try DeviceCredential.decode(try In.hex(input, "wire")))
         case "credential_verify":
             let (pinned, cred) = try In.pinnedAndWire(input, DeviceCredential.decode)
             try cred.verify(pinned: pinned)
-            return DeviceListOutput.credentialVerified(cred).json
+            return DeviceListOutput.credentialVerified(cred)
         case "list_sign":
             let account = try In.identity(input, "account_seed")
             var list = try In.listFields(input, path: "", accountID: account.nodeID)
             list = list.signed(by: account)
-            return DeviceListOutput.signedList(list).json
+            return DeviceListOutput.signedList(list)
         case "list_decode":
-            return DeviceListOutput.decodedList(try DeviceList.decode(try In.hex(input, "wire"))).json
+            return DeviceListOutput.decodedList(try DeviceList.decode(try In.hex(input, "wire")))
         case "list_verify":
             let (pinned, list) = try In.pinnedAndWire(input, DeviceList.decode)
             try list.verify(pinned: pinned)
-            return DeviceListOutput.listVerified(list).json
+            return DeviceListOutput.listVerified(list)
         case "is_authorized":
             let list = try In.list(input, "list")
             let id = try In.id(try Input.member(input, "device_id", path: ""), path: "device_id")
-            return CBOR.object([("authorized", .bool(list.isAuthorized(id)))]).json
+            return CBOR.object([("authorized", .bool(list.isAuthorized(id)))])
         case "adopt_if_newer":
             var local = try In.list(input, "local")
             let other = try In.list(input, "other")
             let adopted = local.adoptIfNewer(other)
-            return DeviceListOutput.adopted(adopted, local).json
+            return DeviceListOutput.adopted(adopted, local)
         case "merge":
             let account = try In.identity(input, "account_seed")
             let local = try In.list(input, "local")
             let remote = try In.list(input, "remote")
             let updatedAt = try In.uint64(input, "updated_at")
             try In.checkSigner(account, local)
-            return DeviceListOutput.change(try DeviceListMerge.merge(local: local, remote: remote, updatedAt: updatedAt)?.signed(by: account)).json
+            return DeviceListOutput.change(try DeviceListMerge.merge(local: local, remote: remote, updatedAt: updatedAt)?.signed(by: account))
         case "with_self_added":
             let account = try In.identity(input, "account_seed")
             let list = try In.list(input, "list")
             let id = try In.id(try Input.member(input, "device_id", path: ""), path: "device_id")
             let updatedAt = try In.uint64(input, "updated_at")
             try In.checkSigner(account, list)
-            return DeviceListOutput.change(try DeviceListMerge.withSelfAdded(list, id: id, updatedAt: updatedAt)?.signed(by: account)).json
+            return DeviceListOutput.change(try DeviceListMerge.withSelfAdded(list, id: id, updatedAt: updatedAt)?.signed(by: account))
         case "with_account_leaf_retired":
             let account = try In.identity(input, "account_seed")
             let list = try In.list(input, "list")
             let updatedAt = try In.uint64(input, "updated_at")
             try In.checkSigner(account, list)
-            return DeviceListOutput.change(try DeviceListMerge.withAccountLeafRetired(list, updatedAt: updatedAt)?.signed(by: account)).json
+            return DeviceListOutput.change(try DeviceListMerge.withAccountLeafRetired(list, updatedAt: updatedAt)?.signed(by: account))
         case "advertise":
             let me = try In.id(try Input.member(input, "self_device", path: ""), path: "self_device")
             let siblings = try In.ids(try Input.member(input, "siblings", path: ""), path: "siblings")
             let cached = try Input.nullableMember(input, "cached", path: "").map { v throws(WireError) in try Input.text(v, path: "cached") }
             let (csv, push) = DeviceAdvertisement.advertise(selfDevice: me, siblings: siblings, cached: cached)
-            return CBOR.object([("csv", .text(csv)), ("push", .bool(push))]).json
+            return CBOR.object([("csv", .text(csv)), ("push", .bool(push))])
         case "advertisement_decode":
             let csv = try Input.text(try Input.member(input, "csv", path: ""), path: "csv")
-            return CBOR.object([("advertised", DeviceListOutput.ids(try DeviceAdvertisement.decode(csv)))]).json
+            return CBOR.object([("advertised", DeviceListOutput.ids(try DeviceAdvertisement.decode(csv)))])
         case "contact_apply":
             let primary = try In.id(try Input.member(input, "primary", path: ""), path: "primary")
             let records = try In.records(try Input.member(input, "known", path: ""), path: "known")
             let advertised = try In.ids(try Input.member(input, "advertised", path: ""), path: "advertised")
             var set = try ContactDeviceSet(primary: primary, records: records)
             try set.apply(advertised: advertised)
-            return DeviceListOutput.contactSet(set).json
+            return DeviceListOutput.contactSet(set)
         case "fanout_filter":
             let fanout = try In.ids(try Input.member(input, "fanout", path: ""), path: "fanout")
             let chainJSON = try Input.member(input, "chain", path: "")
             let chain: DeviceList? = chainJSON == .null ? nil : try In.listFields(chainJSON, path: "chain", accountID: nil)
-            return DeviceListOutput.recipients(ContactDeviceSet.chainAuthorizedFilter(fanout, chain: chain)).json
+            return DeviceListOutput.recipients(ContactDeviceSet.chainAuthorizedFilter(fanout, chain: chain))
         default:
             throw WireError(.unknownOp, "device_list has no op \(op)", field: "op")
         }

@@ -80,7 +80,7 @@ enum DeviceListVectors {
         let withdrawn = try replaceKEMPlaceholderCases(&b)
         return VectorFile(format: "device_list",
                           description: "Haven DeviceCredential and signed, versioned DeviceList (identity derivation, wire layouts, hybrid verification in Haven's order, merge and rollback rules) and Pixie's device advertisement and contact side (SPEC.md §10)",
-                          cases: b.cases, withdrawn: withdrawn + Issue23Withdrawals.entries("device_list"))
+                          cases: b.cases + (try DeviceListFacets.cases(ids, signed)), withdrawn: withdrawn + Issue23Withdrawals.entries("device_list"))
     }
 
     // MARK: helpers

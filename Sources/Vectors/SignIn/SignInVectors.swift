@@ -70,7 +70,7 @@ enum SignInVectors {
         addRuleFlags(&b.cases)
         return VectorFile(format: "signin",
                           description: "PhoneOwnershipCert, discovery lookup, signin_request and the sibling's guard ladder, signin_ack, signin_approval (SPEC.md §8)",
-                          cases: b.cases, withdrawn: Issue23Withdrawals.entries("signin"))
+                          cases: b.cases + (try SignInFacets.cases(f)), withdrawn: Issue23Withdrawals.entries("signin"))
     }
 
     /// Every malformation of `m` as a decode case (`op` takes `{encoded}` unless `field` says otherwise).

@@ -251,6 +251,8 @@ public enum FacetIndex {
         SyncOfferFacets.declared,
         StateDigestFacets.declared,
         ReconcileFacets.declared,
+        SignInFacets.declared,
+        DeviceListFacets.declared,
     ]
 
     /// Formats the limit and order axes do not measure yet (said so, not counted as met).
