@@ -62,11 +62,7 @@ enum AccountStateFacets {
 extension AccountStateFacets {
     typealias V = AccountStateVectors
 
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try AccountStateHandler().tree(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(AccountStateHandler()) }
 
     /// The second record of a two-record plaintext, as the faults of R11.2-5 see it.
     struct Record {

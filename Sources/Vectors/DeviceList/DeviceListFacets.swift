@@ -112,11 +112,7 @@ enum DeviceListFacets {
 extension DeviceListFacets {
     typealias V = DeviceListVectors
 
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try DeviceListHandler().tree(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(DeviceListHandler()) }
 
     static func le64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
     static func resize(_ b: [UInt8], _ n: Int, fill: UInt8) -> [UInt8] { n <= b.count ? Array(b.prefix(n)) : b + [UInt8](repeating: fill, count: n - b.count) }

@@ -74,11 +74,7 @@ enum EnvelopeFacets {
 // MARK: - derived cases
 
 extension EnvelopeFacets {
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try EnvelopeHandler().tree(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(EnvelopeHandler()) }
 
     /// The eseed of every derived case: fixed, and not drawn from the generator's random stream,
     /// so adding these cases moves no byte of an existing one.

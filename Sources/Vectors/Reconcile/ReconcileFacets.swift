@@ -96,11 +96,7 @@ enum ReconcileFacets {
 extension ReconcileFacets {
     typealias V = ReconcileVectors
 
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try ReconcileHandler().tree(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(ReconcileHandler()) }
 
     static func bytes(_ n: Int, _ fill: UInt8) -> [UInt8] { [UInt8](repeating: fill, count: n) }
     static func decode(_ text: String) -> CBOR { .object([("json", .text(text))]) }

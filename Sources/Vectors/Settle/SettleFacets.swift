@@ -94,11 +94,7 @@ enum SettleFacets {
 extension SettleFacets {
     typealias V = SettleVectors
 
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try SettleHandler().tree(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(SettleHandler()) }
 
     static func actions(_ out: CBOR) -> [CBOR] { out["actions"]?.arrayValue ?? [] }
     static func has(_ out: CBOR, _ action: String, reason: String? = nil) -> Bool {

@@ -115,11 +115,7 @@ enum SignInFacets {
 extension SignInFacets {
     typealias V = SignInVectors
 
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try SignInHandler().output(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(SignInHandler()) }
 
     static func drop(_ rung: Int, _ reason: ErrorCode) -> (CBOR) -> Bool {
         { $0 == SignInOutput.verdict(.drop(rung: rung, reason: reason)) }

@@ -100,11 +100,7 @@ enum StateDigestFacets {
 extension StateDigestFacets {
     typealias V = StateDigestVectors
 
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try StateDigestHandler().tree(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(StateDigestHandler()) }
 
     /// A signed integer as vector data.
     static func integer(_ v: Int64) -> CBOR { v < 0 ? .negative(UInt64(-(v + 1))) : .unsigned(UInt64(v)) }

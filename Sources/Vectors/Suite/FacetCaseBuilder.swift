@@ -163,3 +163,29 @@ struct FacetCaseBuilder {
         }
     }
 }
+
+/// A format's reference answering with the output tree itself (before it is rendered as JSON), so
+/// the facet builder compares trees, not text.
+protocol TreeAnswering: FormatHandler {
+    func tree(op: String, input: JSONValue) throws(WireError) -> CBOR
+}
+
+extension FacetCaseBuilder {
+    /// The builder of a format's facet cases, with its reference driven as a testee is.
+    init(_ handler: some TreeAnswering) {
+        self.init(format: handler.format) { op, tree in
+            Result { () throws(WireError) -> CBOR in try handler.tree(op: op, input: tree.json) }
+        }
+    }
+}
+
+extension AccountStateHandler: TreeAnswering {}
+extension DeviceListHandler: TreeAnswering {}
+extension EnvelopeHandler: TreeAnswering {}
+extension ReconcileHandler: TreeAnswering {}
+extension SettleHandler: TreeAnswering {}
+extension StateDigestHandler: TreeAnswering {}
+extension SyncOfferHandler: TreeAnswering {}
+extension SignInHandler: TreeAnswering {
+    func tree(op: String, input: JSONValue) throws(WireError) -> CBOR { try output(op: op, input: input) }
+}

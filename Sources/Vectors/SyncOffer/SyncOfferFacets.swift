@@ -21,7 +21,16 @@ enum SyncOfferFacets {
     static let exhausted = LimitFacet(rule: "R7.8-4", format: format, quantity: "`elapsed_ms` against the schedule's end",
                                       bound: "35,000", side: .min, inclusive: true, effect: .behaviour("`exhausted` is true"))
 
-    static let limits = [promiseCap, downloadCap, tagLength, firstResend, lastNext, exhausted]
+    /// §7.4's type table (R7.4-4) in `decode_snapshot`: a present `normalized_hash` is 0 or 32
+    /// bytes, a reaction's `reactor` 32.
+    static let normalizedHashLength = LimitFacet(rule: "R7.4-4", name: "normalized-hash", format: format,
+                                                 quantity: "the byte length of a present `normalized_hash` in a snapshot row (messages' `peerUserIDHash`)",
+                                                 bound: "bstr of 0 or 32 bytes", side: .exact, inclusive: true, effect: .refuse(.syncBadLength))
+    static let reactorLength = LimitFacet(rule: "R7.4-4", name: "reactor", format: format,
+                                          quantity: "the byte length of a reaction's `reactor` in a snapshot row",
+                                          bound: "reactor: bstr of 32 bytes", side: .exact, inclusive: true, effect: .refuse(.syncBadLength))
+
+    static let limits = [promiseCap, downloadCap, tagLength, firstResend, lastNext, exhausted, normalizedHashLength, reactorLength]
 
     static func step(_ rule: String, _ a: OrderFacet.Check, _ b: OrderFacet.Check) -> OrderFacet {
         OrderFacet(rule: rule, format: format, checks: [a, b])
@@ -83,7 +92,7 @@ enum SyncOfferFacets {
         "R7.5-1": "the tag's 16 bytes are a layout; the length check is R7.6-6's facet",
         "R7.5-3": "the default cap's value; the cap's edges are R7.6-3's and R7.6-4's facets (receive/refused/over-default-cap and its neighbours pin the default)",
         "R7.6-8": "the tag's 16 bytes are a layout",
-        "R7.4-5": "NOT YET FACETED: its statement carries §7.4's type table (a `normalized_hash` of 0 or 32 bytes, integer ranges); those lengths and ranges are pinned by decode_snapshot cases without facet flags",
+        "R7.4-5": "says a `normalized_hash` of 0 bytes is written as the member with an empty byte string (an encoding statement); the table's lengths are R7.4-4's facets",
         "R7.4-12": "its statement carries the numbered decoding steps before it (an order, R7.4-15 …), no bound",
         "R7.7-1": "its statement carries §7.6's closing prose (\"lengths before the hash\": an order, R7.6-15), no bound",
         "R7.9-11": "its statement carries the op table's shapes (`size_bytes` is a member name), no bound",
@@ -99,11 +108,7 @@ enum SyncOfferFacets {
 extension SyncOfferFacets {
     typealias V = SyncOfferVectors
 
-    static func builder() -> FacetCaseBuilder {
-        FacetCaseBuilder(format: format) { op, tree in
-            Result { () throws(WireError) -> CBOR in try SyncOfferHandler().tree(op: op, input: tree.json) }
-        }
-    }
+    static func builder() -> FacetCaseBuilder { FacetCaseBuilder(SyncOfferHandler()) }
 
     /// One `receive` input as the faults of §7.6 see it; each flag breaks one step alone.
     struct Receive {
@@ -247,6 +252,26 @@ extension SyncOfferFacets {
         try derive(o[6], op: "decode_snapshot", slug: "text-set", comment: "a notebook row's tags [food, gold, zest]; the second Zest (below food), the third the number 5") { m in
             let tags: [CBOR] = [.text("food"), .text(m.has("element-2-order") ? "Zest" : "gold"), m.has("element-3-type") ? .unsigned(5) : .text("zest")]
             return V.oneNamespace("notebook", [V.setting(V.rowTree(SampleRows.typical(.notebook)), "tags", .array(tags))])
+        }
+
+        // R7.4-4's lengths: a message's peerUserIDHash, and the first reaction of a full message.
+        let msg = V.rowTree(SampleRows.typical(.messages))
+        func messages(_ row: CBOR) -> CBOR { V.cborInput(V.oneNamespace("messages", [row])) }
+        func peer(_ n: Int) -> CBOR { messages(V.setting(msg, "peerUserIDHash", .bytes([UInt8](repeating: 0x70, count: n)))) }
+        try b.limit(normalizedHashLength, op: "decode_snapshot", slug: "peer-user-id-hash", comment: "a message whose peerUserIDHash is 31, 32 and 33 bytes",
+                    input: { d in peer(32 + d) })
+        try b.limitExtra(normalizedHashLength, op: "decode_snapshot", slug: "peer-user-id-hash", label: "zero",
+                         comment: "a message whose peerUserIDHash is present and empty: 0 bytes is a normalized_hash (accepted)", wantInside: true, input: peer(0))
+        try b.limitExtra(normalizedHashLength, op: "decode_snapshot", slug: "peer-user-id-hash", label: "one",
+                         comment: "a message whose peerUserIDHash is 1 byte: neither 0 nor 32 (refused)", wantInside: false, input: peer(1))
+        let full = V.rowTree(SampleRows.full(.messages))
+        try b.limit(reactorLength, op: "decode_snapshot", slug: "reactor", comment: "a message with three reactions, the first one's reactor 31, 32 and 33 bytes") { d in
+            guard case .array(var reactions)? = full["reactions"], case .bytes(let reactor)? = reactions.first?["reactor"] else {
+                throw WireError(.syncBadType, "the full message row has no reactions")
+            }
+            let resized = d < 0 ? Array(reactor.dropLast()) : reactor + [UInt8](repeating: 0x72, count: d)
+            reactions[0] = V.setting(reactions[0], "reactor", .bytes(resized))
+            return messages(V.setting(full, "reactions", .array(reactions)))
         }
 
         // R7.3-2: a stranger's request with a byte after it.
