@@ -132,12 +132,6 @@ extension EnvelopeFacets {
         return b.cases
     }
 
-    /// An input as its faults see it: the names of the faults applied.
-    struct Faults {
-        var on: Set<String> = []
-        func has(_ name: String) -> Bool { on.contains(name) }
-    }
-
     /// A map with one more entry, keyed by the unsigned integer 0 (a key that is not text).
     static func withIntegerKey(_ t: CBOR) -> CBOR {
         guard case .map(let e) = t else { return t }
@@ -145,9 +139,8 @@ extension EnvelopeFacets {
     }
 
     static func orderCases(_ b: inout FacetCaseBuilder, _ f: EnvelopeFixtures) throws {
-        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ input: @escaping (Faults) throws -> CBOR) throws {
-            try b.order(o, op: op, slug: slug, comment: comment, base: Faults(),
-                        faults: o.checks.map { c in { var m = $0; m.on.insert(c.name); return m } }, input: input)
+        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ input: @escaping (FaultSet) throws -> CBOR) throws {
+            try b.order(o, op: op, slug: slug, comment: comment, input: input)
         }
         typealias V = EnvelopeVectors
 
@@ -174,7 +167,7 @@ extension EnvelopeFacets {
 
         // R14.7-4 and R14.7-6: the sibling's one-byte sync_offer to the new device, sealed afresh
         // from the faults' inner plaintext and header.
-        func opened(_ m: Faults, inner: (CBOR) -> [UInt8]) throws -> CBOR {
+        func opened(_ m: FaultSet, inner: (CBOR) -> [UInt8]) throws -> CBOR {
             let sender = m.has("resolve") ? f.accountBCert : f.siblingCert
             var tree = V.innerTree(type: "sync_offer", payload: [0x01], cert: sender.encoded, macKey: m.has("mac") ? f.contactKeyB : f.siblingKey)
             if m.has("inner") { tree = tree.replacingMember("zz", .unsigned(1)) }
@@ -190,7 +183,7 @@ extension EnvelopeFacets {
         }
         try derive(innerOrder, op: "envelope_open", slug: "inner",
                    comment: "the sibling's sync_offer to the new device, sealed correctly around an inner plaintext with a byte after it, an integer key 0, a member zz, no payload_type, no mac") { m in
-            try opened(Faults()) { good in
+            try opened(FaultSet()) { good in
                 var t = good
                 if m.has("map-keys") { t = withIntegerKey(t) }
                 if m.has("names") { t = t.replacingMember("zz", .unsigned(1)) }

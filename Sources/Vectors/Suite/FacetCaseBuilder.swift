@@ -164,6 +164,22 @@ struct FacetCaseBuilder {
     }
 }
 
+/// The faults of one order case, by check name: the model an input is built from when every check
+/// of an order has one fault that a flag can switch on (`order(_:op:slug:comment:input:)`).
+struct FaultSet: Sendable {
+    var on: Set<String> = []
+    func has(_ check: String) -> Bool { on.contains(check) }
+}
+
+extension FacetCaseBuilder {
+    /// An order's cases over a `FaultSet`: check `i`'s fault is its name switched on.
+    mutating func order(_ f: OrderFacet, op: String, slug: String, comment: String, output: [Int: (CBOR) -> Bool] = [:],
+                        input: @escaping (FaultSet) throws -> CBOR) throws {
+        try order(f, op: op, slug: slug, comment: comment, base: FaultSet(),
+                  faults: f.checks.map { c in { var m = $0; m.on.insert(c.name); return m } }, input: input, output: output)
+    }
+}
+
 /// A format's reference answering with the output tree itself (before it is rendered as JSON), so
 /// the facet builder compares trees, not text.
 protocol TreeAnswering: FormatHandler {

@@ -184,25 +184,18 @@ extension SyncOfferFacets {
         return b.cases
     }
 
-    /// A decoder's input as its faults see it: the names of the faults applied.
-    struct Faults {
-        var on: Set<String> = []
-        func has(_ name: String) -> Bool { on.contains(name) }
-    }
-
     static func decodeOrderCases(_ b: inout FacetCaseBuilder, _ f: V.Fixture) throws {
         func derive(_ o: OrderFacet, op: String, slug: String, comment: String, output: [Int: (CBOR) -> Bool] = [:],
-                    _ input: @escaping (Faults) throws -> CBOR) throws {
-            try b.order(o, op: op, slug: slug, comment: comment, base: Faults(),
-                        faults: o.checks.map { c in { var m = $0; m.on.insert(c.name); return m } }, input: input, output: output)
+                    _ input: @escaping (FaultSet) throws -> CBOR) throws {
+            try b.order(o, op: op, slug: slug, comment: comment, output: output, input: input)
         }
-        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ bytes: @escaping (Faults) throws -> [UInt8]) throws {
+        func derive(_ o: OrderFacet, op: String, slug: String, comment: String, _ bytes: @escaping (FaultSet) throws -> [UInt8]) throws {
             try derive(o, op: op, slug: slug, comment: comment) { V.cborInput(try bytes($0)) }
         }
         let o = decodeOrders
         // §7.2 on the typical offer. The offer's map as read back, so a fault edits one member.
         guard case .map(let offer) = try CBORReader.decode(f.offer.encoded) else { throw WireError(.syncBadType, "the typical offer is not a map") }
-        func edited(_ m: Faults) -> [UInt8] {
+        func edited(_ m: FaultSet) -> [UInt8] {
             var e = offer
             func set(_ k: String, _ v: CBOR) {
                 if let i = e.firstIndex(where: { $0.key == .text(k) }) { e[i].value = v } else { e.append(.init(key: .text(k), value: v)) }
