@@ -88,7 +88,13 @@ enum DeviceListFacets {
     static let orders = [signatureOrder, credentialDecodeOrder, credentialPinnedFirst, credentialVerifyOrder, listDecodeOrder, listPinnedFirst,
                          listVerifyOrder, signerFirst, exhaustionLast, applyOrder, readBeforeDecode]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+    /// R10.4-4 on a version tie: no id is re-authorized, so a revocation stays (the safe default).
+    static let tieBreaks = [
+        TieBreakFacet(rule: "R10.4-4", format: format, tie: "newer.version > older.version",
+                      decides: "on equal versions no revoked id is re-authorized: the revocation stays", others: [.listTieReauthorizes]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + tieBreaks.map(Facet.tieBreak)
 
     static let boundless: [String: String] = [
         "R10-1": "the integers' widths (u32 = 4 bytes, u64 = 8 bytes) are the layouts', no bound; the truncation cases cut inside every field",
