@@ -22,9 +22,18 @@ public struct Bucket: Sendable, Hashable {
 
     /// Whether `key` falls in `[lo, hi)`.
     public func contains(_ key: [UInt8]) -> Bool {
-        guard !key.lexicographicallyPrecedes(lo) else { return false }
-        if let hi { return key.lexicographicallyPrecedes(hi) || (Mutant.on(.closedUpperBound) && key == hi) }
+        let precedes = Self.keyOrder
+        guard !precedes(key, lo) else { return false }
+        if let hi { return precedes(key, hi) || (Mutant.on(.closedUpperBound) && key == hi) }
         return true
+    }
+
+    /// §5.1's key order (R5.1-1): bytewise, a proper prefix first, the empty key before every
+    /// other. The one seam for the mutant that breaks the prefix tie the other way; read it once
+    /// per sort, not per comparison.
+    static var keyOrder: ([UInt8], [UInt8]) -> Bool {
+        if Mutant.on(.keysPrefixLast) { return { ByteOrder.prefixLastPrecedes($0, $1) } }
+        return { ByteOrder.precedes($0, $1) }
     }
 
     var tree: CBOR {

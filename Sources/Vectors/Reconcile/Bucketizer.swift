@@ -41,7 +41,8 @@ public enum Bucketizer {
 
     /// Sorts `(key, leaf)` pairs and rejects a repeated key, then bucketizes.
     public static func request(namespace: Namespace, keyedLeaves: [(key: [UInt8], leaf: SHA256Digest)]) throws(WireError) -> ReconcileRequest {
-        let sorted = keyedLeaves.sorted { ByteOrder.precedes($0.key, $1.key) }
+        let order = Bucket.keyOrder
+        let sorted = keyedLeaves.sorted { order($0.key, $1.key) }
         for i in sorted.indices.dropFirst() where sorted[i].key == sorted[i - 1].key {
             throw WireError(.duplicateKey, "key \(Hex.encode(sorted[i].key)) appears twice", field: "leaves")
         }

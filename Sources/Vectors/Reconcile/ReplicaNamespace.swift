@@ -24,7 +24,8 @@ public struct ReplicaNamespace: Sendable, Hashable {
         var keyed: [(key: [UInt8], leaf: SHA256Digest)] = []
         keyed.reserveCapacity(rows.count)
         for row in rows where !LeafEncoder.isDropped(row) { keyed.append((row.keyBytes, try enc.leaf(row))) }
-        keyed.sort { ByteOrder.precedes($0.key, $1.key) }
+        let order = Bucket.keyOrder
+        keyed.sort { order($0.key, $1.key) }
         return keyed
     }
 

@@ -110,6 +110,7 @@ public struct LeafEncoder: Sendable {
             case .textSetSwiftSet?: set = Array(Set(items)).sorted { TextKey($0) < TextKey($1) }
             case .textSetUTF16Order?: set = Array(Set(items.map({ TextKey($0) }))).map(\.text).sorted(by: MutantText.utf16Precedes)
             case .textNFC?: set = Array(Set(items.map { TextKey(MutantText.nfc($0)) })).sorted().map(\.text)
+            case .textSetPrefixLast?: set = Array(Set(items.map({ TextKey($0) }))).map(\.text).sorted { ByteOrder.prefixLastPrecedes(Array($0.utf8), Array($1.utf8)) }
             default: set = Array(Set(items.map({ TextKey($0) }))).sorted().map(\.text)
             }
             writer.writeArrayHeader(set.count)
@@ -118,6 +119,8 @@ public struct LeafEncoder: Sendable {
             var set = Array(Set(items))
             if mutant == .reactionsUTF16Order {
                 set.sort { $0.reactor != $1.reactor ? ByteOrder.precedes($0.reactor, $1.reactor) : MutantText.utf16Precedes($0.emoji, $1.emoji) }
+            } else if mutant == .reactionsEmojiFirst {
+                set.sort { $0.emoji != $1.emoji ? TextKey($0.emoji) < TextKey($1.emoji) : ByteOrder.precedes($0.reactor, $1.reactor) }
             } else {
                 set.sort(by: Reaction.precedes)
             }

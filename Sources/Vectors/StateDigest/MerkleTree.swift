@@ -73,7 +73,10 @@ public enum MerkleTree {
 
     /// Sorts `(key, leaf)` pairs by key bytes and folds them; rejects a key that appears twice.
     public static func root(namespace: Namespace, keyedLeaves: [(key: [UInt8], leaf: SHA256Digest)]) throws(WireError) -> SHA256Digest {
-        let sorted = keyedLeaves.sorted { ByteOrder.precedes($0.key, $1.key) }
+        let prefixLast = Mutant.active != nil && Mutant.on(.rowKeysPrefixLast)
+        let sorted = prefixLast
+            ? keyedLeaves.sorted { ByteOrder.prefixLastPrecedes($0.key, $1.key) }
+            : keyedLeaves.sorted { ByteOrder.precedes($0.key, $1.key) }
         for i in sorted.indices.dropFirst() where sorted[i].key == sorted[i - 1].key {
             throw WireError(.duplicateKey, "key \(Hex.encode(sorted[i].key)) appears twice in \(namespace.rawValue)", field: "key")
         }

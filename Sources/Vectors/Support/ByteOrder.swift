@@ -16,4 +16,13 @@ public enum ByteOrder {
         }
         return c != 0 ? c < 0 : a.count < b.count
     }
+
+    /// The wrong reading of the prefix tie, for the mutants only (`*.prefix-last`): the same
+    /// bytewise comparison, but a proper prefix sorts after the longer key. The reference never
+    /// calls it unless such a mutant is switched on.
+    static func prefixLastPrecedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let n = min(a.count, b.count)
+        for i in 0..<n where a[i] != b[i] { return a[i] < b[i] }
+        return a.count > b.count
+    }
 }
