@@ -81,7 +81,14 @@ enum ReconcileFacets {
     static let orders = [kindOrder, bucketOrder, tilingOrder, responseOrder, dataKeyOrder, respondRequestOrder, replicaOrder, digestFrameOrder,
                          receiveOrder]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+    /// §5.1's key order on a prefix tie: it decides both the order of the requester's buckets and
+    /// which bucket a key falls in.
+    static let tieBreaks = [
+        TieBreakFacet(rule: "R5.1-1", format: format, tie: "a proper prefix sorts first",
+                      decides: "a key that is a proper prefix of another is below it: its bucket comes first, and it is outside a bucket whose lo is the longer key", others: [.keysPrefixLast]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + tieBreaks.map(Facet.tieBreak)
 
     /// Rules of §5 whose words sound like a bound but state none.
     static let boundless: [String: String] = [

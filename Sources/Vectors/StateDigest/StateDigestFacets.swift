@@ -79,7 +79,18 @@ enum StateDigestFacets {
 
     static let orders = [reactionOrder, rowOrder, offloadOrder, rootOrder, decodeOrder, divergenceOrder, foldOrder, generateOrder, namespacesOrder]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+    /// The ties of §4's sort orders: a key (or set element) that is a proper prefix of another,
+    /// and two reactions of one reactor.
+    static let tieBreaks = [
+        TieBreakFacet(rule: "R4.2-8", format: format, tie: "shorter prefix first",
+                      decides: "a text-set element that is a proper prefix of another is written before it", others: [.textSetPrefixLast]),
+        TieBreakFacet(rule: "R4.2-10", format: format, tie: "sorted by reactor bytes, then by emoji UTF-8 bytes",
+                      decides: "the reactor decides; only equal reactors are ordered by emoji", others: [.reactionsEmojiFirst]),
+        TieBreakFacet(rule: "R4.4-2", format: format, tie: "bytewise lexicographically with a shorter prefix first",
+                      decides: "a row whose key is a proper prefix of another's is folded before it", others: [.rowKeysPrefixLast]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + tieBreaks.map(Facet.tieBreak)
 
     /// Rules of §4 whose words sound like a bound but state none.
     static let boundless: [String: String] = [

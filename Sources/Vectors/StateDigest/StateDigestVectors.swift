@@ -373,6 +373,10 @@ enum StateDigestVectors {
         var tags16 = note; tags16["tags"] = .textSet(["\u{1F600}", "\u{FF5E}", "z", "ab"])
         try b.leaf("notebook/unicode/tags-utf8-not-utf16", "tags U+1F600, U+FF5E, z, ab: UTF-8 order ab, z, U+FF5E, U+1F600 (catches UTF-16 order, which puts U+1F600 before U+FF5E, and length-first order)", tags16,
                    rules: ["R4.2-8", "R2.2-5"], flags: ["unicode", "text_set"])
+        // R4.2-8's tie: equal bytes up to the shorter element, and the shorter one first.
+        var tagsPrefix = note; tagsPrefix["tags"] = .textSet(["abc", "b", "ab", "a"])
+        try b.leaf("notebook/tags/prefix-first", "tags abc, b, ab, a: written a, ab, abc, b (catches a comparator that puts a proper prefix after the longer string)", tagsPrefix,
+                   rules: ["R4.2-8"], flags: ["text_set"])
 
         // Reactions: a set of (reactor, emoji), absent ≡ empty, sorted reactor then emoji UTF-8.
         let full = SampleRows.full(.messages)
