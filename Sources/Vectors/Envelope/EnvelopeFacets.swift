@@ -52,7 +52,13 @@ enum EnvelopeFacets {
 
     static let orders = [boxOrder, verifyOrder, certDecodeOrder, sealOrder, openOrder, innerOrder]
 
-    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order)
+    /// Resolution when the other party's hash is both this account's and a contact's (R14.5-2).
+    static let tieBreaks = [
+        TieBreakFacet(rule: "R14.5-2", format: format, tie: "a contact entry that happens to name the same hash is never used",
+                      decides: "this account's own hash always resolves to the sibling channel key", others: [.envelopeContactKeyForOwnAccount]),
+    ]
+
+    static let all: [Facet] = limits.map(Facet.limit) + orders.map(Facet.order) + tieBreaks.map(Facet.tieBreak)
 
     /// Rules of §14 that read like a bound but state none, and the order rules not faceted yet.
     static let boundless: [String: String] = [

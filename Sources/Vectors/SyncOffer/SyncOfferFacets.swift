@@ -85,7 +85,14 @@ enum SyncOfferFacets {
         ]),
     ]
 
+    /// Import on an equal sort key: the held row stays, whatever either side's content (R7.7-1).
+    static let tieBreaks = [
+        TieBreakFacet(rule: "R7.7-1", format: format, tie: "a held row is kept as it is, whatever either side's content",
+                      decides: "an incoming row whose key the store holds is not inserted and changes nothing", others: [.syncImportOverwrites]),
+    ]
+
     static let all: [Facet] = limits.map(Facet.limit) + (orders + decodeOrders + [requestGate] + inputOrders).map(Facet.order)
+        + tieBreaks.map(Facet.tieBreak)
 
     static let boundless: [String: String] = [
         "R7.2-2": "\"a head longer than needed\" is §1's canonical-length rule (the cbor cases), not a bound of §7",
