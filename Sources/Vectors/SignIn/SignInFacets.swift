@@ -107,7 +107,8 @@ enum SignInFacets {
     ]
 
     static let declared = FormatFacets(format: format, section: "8", facets: all, boundless: boundless,
-                                       measuredElsewhere: ["R8.9-3": .inputBeforeRules])
+                                       measuredElsewhere: ["R8.9-3": .inputBeforeRules],
+                                       noTieBreaks: "§8 orders nothing among equal values: its windows and expiries are limits (`now ≥ expires_at_s`, ±120 s, faceted as such), its comparisons are equalities (phone_id, payload type)")
 }
 
 // MARK: - derived cases

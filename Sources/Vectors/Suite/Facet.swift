@@ -219,15 +219,19 @@ public struct FormatFacets: Sendable {
     /// `[R… order]` rules that are orders of the op-input layer, not of the format's checks: the
     /// input axis of `conformance coverage` measures them, not the order axis.
     public var measuredElsewhere: [String: OrderMeasuredBy]
+    /// Why the section states no tie-break, for a format that declares none: the coverage report
+    /// prints it, so "none stated" is never confused with "not looked at".
+    public var noTieBreaks: String?
 
     public init(format: String, section: String, facets: [Facet], boundless: [String: String], unfacetedOrders: [String: String] = [:],
-                measuredElsewhere: [String: OrderMeasuredBy] = [:]) {
+                measuredElsewhere: [String: OrderMeasuredBy] = [:], noTieBreaks: String? = nil) {
         self.format = format
         self.section = section
         self.facets = facets
         self.boundless = boundless
         self.unfacetedOrders = unfacetedOrders
         self.measuredElsewhere = measuredElsewhere
+        self.noTieBreaks = noTieBreaks
     }
 }
 
