@@ -35,11 +35,19 @@ import Testing
     }
 
     /// `wire "1"` and `paired "false"` are both pairing_hello_invalid: each is a fault, but the
-    /// two give one answer, so the case cannot tell which is read first. The audit says so; only
-    /// its pending entry keeps the gate open, and an entry for a case that passes is stale.
+    /// two give one answer, so a case holding both cannot tell which is read first. Issue 23
+    /// withdrew the committed case that claimed so; the audit is shown here on that claim put back
+    /// (the replacement case with its `two-faults` flag): it fails, only a pending entry keeps the
+    /// gate open, and an entry for a case that passes is stale.
     @Test func aCaseWhoseFaultsGiveOneAnswerFailsTheAudit() throws {
-        let file = try Self.committed("pairing")
-        let id = "pairing/ensure_paired/order/wire-type-before-paired-type"
+        var file = try Self.committed("pairing")
+        let replacement = try #require(file.cases.first { $0.id == "pairing/ensure_paired/paired/wire-and-paired-both-unreadable" })
+        #expect(TwoFaultAudit(files: [file], pending: [:]).findings.isEmpty)
+        var weak = replacement
+        weak.id = "pairing/ensure_paired/order/weak-claim"
+        weak.flags = ["stop", "two-faults", "rule:R13.3-5", "rule:R13.3-3"]
+        file.cases.append(weak)
+        let id = weak.id
         let bare = TwoFaultAudit(files: [file], pending: [:])
         #expect(bare.findings.map(\.id) == [id])
         #expect(bare.lines.first?.audited == 3)

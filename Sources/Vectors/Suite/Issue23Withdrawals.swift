@@ -10,6 +10,8 @@ enum Issue23Withdrawals {
         var out: [(String, String, String)] = [
             ("account_state", "decode/order/utf8-before-key-order",
              "issue 23: its second fault was none (the key ff sorts above \"b\", so the keys were in order); replaced by account_state/decode/order/bad-utf8-key-below-previous (the key 61 ff after \"b\": not UTF-8, and below \"b\")"),
+            ("pairing", "ensure_paired/order/wire-type-before-paired-type",
+             "issue 23: its two faults (wire \"1\", paired \"false\") each give pairing_hello_invalid alone, so it could not show which member is read first; replaced by pairing/ensure_paired/paired/wire-and-paired-both-unreadable, the same input without the two-faults claim"),
         ]
         let mldsa: [(String, String)] = [
             ("signin", "cert_verify"), ("signin", "ladder"), ("envelope", "sender_cert_verify"),
