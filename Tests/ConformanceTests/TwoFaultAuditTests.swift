@@ -59,6 +59,38 @@ import Testing
     }
 }
 
+extension TwoFaultAuditTests {
+    /// state_digest/root/messages/order/rows-read-before-duplicates differs from the empty
+    /// namespaces in two coarse places (namespace, rows), which outrank its written neighbour; the
+    /// `neighbour-of:` flag is what gets it audited, and a flag naming no such case is a problem.
+    @Test func aWrittenNeighbourDecidesTheAudit() throws {
+        let file = try Self.committed("state_digest")
+        let id = "state_digest/root/messages/order/rows-read-before-duplicates"
+        let flag = TwoFaultAudit.neighbourFlag + id
+        let neighbour = try #require(file.cases.first { $0.flags.contains(flag) })
+        #expect(neighbour.id == "state_digest/root/messages/order/neighbour-three-rows")
+        let audited = TwoFaultAudit(files: [file], pending: Self.pendingOf("state_digest"))
+        #expect(!audited.findings.contains { $0.id == id })
+        #expect(audited.problems.isEmpty)
+
+        var unflagged = file
+        unflagged.cases = file.cases.map { c in var c = c; c.flags.removeAll { $0.hasPrefix(TwoFaultAudit.neighbourFlag) }; return c }
+        #expect(TwoFaultAudit(files: [unflagged], pending: Self.pendingOf("state_digest")).findings.contains { $0.id == id })
+
+        var stale = file
+        let i = try #require(stale.cases.firstIndex { $0.id == neighbour.id })
+        stale.cases[i].flags.append(TwoFaultAudit.neighbourFlag + "state_digest/root/messages/none")
+        #expect(TwoFaultAudit(files: [stale], pending: Self.pendingOf("state_digest")).problems
+                == ["\(neighbour.id): neighbour-of:state_digest/root/messages/none names no hand-written two-fault case of root"])
+    }
+
+    /// The committed pending entries of one format.
+    static func pendingOf(_ format: String) -> [String: String] {
+        let all = (try? InputCoverage.exemptions(at: Fixtures.packageRoot.appendingPathComponent("coverage").appendingPathComponent(TwoFaultAudit.pendingFile))) ?? [:]
+        return all.filter { $0.key.hasPrefix(format + "/") }
+    }
+}
+
 /// The tie-break axis: each other reading of a declared tie-break (a mutant) must be told apart
 /// by a case pinning the rule; without such a case the axis has a gap.
 @Suite struct TieBreakCoverageTests {

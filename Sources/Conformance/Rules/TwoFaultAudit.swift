@@ -45,6 +45,10 @@ public struct TwoFaultAudit: Sendable {
 
     public static let pendingFile = "two-faults-pending.tsv"
 
+    /// The flag of an accepted case written as a two-fault case's neighbour (its faults taken
+    /// out), followed by that case's id: the audit tries it as a base first.
+    public static let neighbourFlag = "neighbour-of:"
+
     /// At most this many places are split exhaustively (2^(n-1) - 1 splits); past it, places are
     /// merged with their neighbours under a shorter path first.
     static let maxPlaces = 8
@@ -85,8 +89,24 @@ public struct TwoFaultAudit: Sendable {
             lines.append(line)
         }
         let ids = Set(files.flatMap { $0.cases.map(\.id) })
-        self.problems = exempt.keys.sorted().filter { !used.contains($0) && !ids.contains($0) }
+        var problems = exempt.keys.sorted().filter { !used.contains($0) && !ids.contains($0) }
             .map { "\(Self.pendingFile): \($0) names no case" }
+        // A neighbour must name a hand-written two-fault case of its own op: a stale name would
+        // leave the case audited against small unrelated cases without anyone noticing.
+        for file in files {
+            let byID = Dictionary(file.cases.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for c in file.cases {
+                for flag in c.flags where flag.hasPrefix(Self.neighbourFlag) {
+                    let named = String(flag.dropFirst(Self.neighbourFlag.count))
+                    guard let target = byID[named], Self.isHandWritten(target), target.op == c.op else {
+                        problems.append("\(c.id): \(flag) names no hand-written two-fault case of \(c.op)")
+                        continue
+                    }
+                    if case .output = c.expected {} else { problems.append("\(c.id): a neighbour must be accepted, and this case expects an error") }
+                }
+            }
+        }
+        self.problems = problems
         self.lines = lines
         self.findings = findings
     }
@@ -107,11 +127,17 @@ public struct TwoFaultAudit: Sendable {
     /// nil when the case passes; else what is wrong.
     static func audit(_ c: VectorCase, accepted: [VectorCase], handler: any FormatHandler) -> String? {
         guard !accepted.isEmpty else { return "no accepted case of \(c.op) to compare it with" }
-        // The accepted cases it differs from in fewest places (two at least), nearest first.
-        let bases = accepted.compactMap { a -> (base: VectorCase, places: [Difference.Place])? in
+        // The accepted cases it differs from in fewest places (two at least), nearest first,
+        // after the accepted neighbours its generator wrote for it (flagged `neighbour-of:<id>`:
+        // the case with its two faults taken out), which small cases such as an empty namespace
+        // would otherwise outrank by differing in fewer, coarser places.
+        let neighbourFlag = "\(Self.neighbourFlag)\(c.id)"
+        let candidates = accepted.compactMap { a -> (base: VectorCase, places: [Difference.Place])? in
             let places = Difference.places(c.input, a.input)
             return places.count >= 2 ? (a, places) : nil
-        }.sorted { $0.places.count < $1.places.count }.prefix(nearest)
+        }
+        let named = candidates.filter { $0.base.flags.contains(neighbourFlag) }
+        let bases = named + candidates.filter { !$0.base.flags.contains(neighbourFlag) }.sorted { $0.places.count < $1.places.count }.prefix(nearest)
         guard let first = bases.first else { return "differs from every accepted case of \(c.op) in one place at most: its faults cannot be told apart" }
         let run = { (input: CBOR) -> Result<JSONValue, WireError> in
             Result { () throws(WireError) -> JSONValue in try handler.run(op: c.op, input: input.json) }

@@ -600,10 +600,18 @@ enum StateDigestVectors {
         b.add("notebook/order/duplicate-before-leaf-error", "root", "an offloaded row without contentHash and a repeated noteID: duplicate_key (keys are checked before leaves)",
               rules: ["R4.7-5", "R4.7-4", "R4.6-1"], twoFaults: true,
               input: .object([("namespace", .text("notebook")), ("rows", .array(notes.map(\.tree)))]), expected: .error(.duplicateKey))
+        // The accepted neighbour of the case above, each fault taken out: the two-fault audit puts
+        // one fault back at a time against it and sees each refused alone, with different codes.
+        try b.root("notebook/order/neighbour-three-rows", "three notebook rows, none offloaded, no key twice: the accepted neighbour of order/duplicate-before-leaf-error",
+                   .notebook, [SampleRows.typical(.notebook, index: 0), SampleRows.typical(.notebook, index: 2), SampleRows.typical(.notebook, index: 1)], rules: ["R4.7-5"],
+                   flags: ["neighbour-of:state_digest/root/notebook/order/duplicate-before-leaf-error"])
         let readFirst: [CBOR] = [rows[0].tree, rows[0].tree, without(rows[1].tree, "body")]
         b.add("messages/order/rows-read-before-duplicates", "root", "a repeated key in rows 0 and 1 and a missing body in row 2: input_missing_field (every row is read first)",
               rules: ["R4.7-5", "R4.3-4"], twoFaults: true,
               input: .object([("namespace", .text("messages")), ("rows", .array(readFirst))]), expected: .error(.inputMissingField))
+        var rows0Twin = rows[0]; rows0Twin["messageID"] = rows[3]["messageID"]
+        try b.root("messages/order/neighbour-three-rows", "three message rows, each whole, no key twice (row 1 is row 0 with another messageID): the accepted neighbour of order/rows-read-before-duplicates",
+                   .messages, [rows[0], rows0Twin, rows[1]], rules: ["R4.7-5"], flags: ["neighbour-of:state_digest/root/messages/order/rows-read-before-duplicates"])
         b.add("messages/rows-not-array", "root", "rows given as an object: input_bad_type", rules: ["R4.7-5"],
               input: .object([("namespace", .text("messages")), ("rows", .object([]))]), expected: .error(.inputBadType))
     }
@@ -653,8 +661,8 @@ enum StateDigestVectors {
               expected: .error(.inputBadLength))
 
         let two = LeafList.indexRule(count: 2)
-        func fold(_ id: String, _ comment: String, _ input: CBOR, rules: [String], twoFaults: Bool = false, _ expect: Builder.Expectation) throws {
-            try b.run(id, "fold", comment, input: input, rules: rules, flags: ["fold"], twoFaults: twoFaults, expect: expect)
+        func fold(_ id: String, _ comment: String, _ input: CBOR, rules: [String], flags: [String] = [], twoFaults: Bool = false, _ expect: Builder.Expectation) throws {
+            try b.run(id, "fold", comment, input: input, rules: rules, flags: ["fold"] + flags, twoFaults: twoFaults, expect: expect)
         }
         let gen = { (rule: CBOR, count: CBOR) -> CBOR in .object([("namespace", .text("messages")), ("generate", .object([("rule", rule), ("count", count)]))]) }
         try fold("generated/count-decimal-string", "count \"3\" as a canonical decimal string: the root of three generated leaves", gen(.text("index"), .text("3")), rules: ["R4.9-4", "R2.2-3"], .ok)
@@ -673,6 +681,11 @@ enum StateDigestVectors {
         try fold("index/order/element-before-duplicate", "a repeated key in elements 0 and 1 and a 31-byte leaf in element 2: input_bad_length (elements are read before keys are compared)",
                  .object([("namespace", .text("messages")), ("leaves", .array(leavesTree(dup).arrayItems + [.object([("key", .bytes([9])), ("leaf", .bytes([UInt8](repeating: 0, count: 31)))])]))]),
                  rules: ["R4.9-3"], twoFaults: true, .error(.inputBadLength))
+        try fold("index/order/neighbour-three-leaves", "keys 07070707, 08080808 and 09 with 32-byte leaves: the accepted neighbour of index/order/element-before-duplicate",
+                 .object([("namespace", .text("messages")), ("leaves", .array([.object([("key", .bytes(dup[0].key)), ("leaf", .bytes(dup[0].leaf.bytes))]),
+                                                                              .object([("key", .bytes([8, 8, 8, 8])), ("leaf", .bytes(dup[1].leaf.bytes))]),
+                                                                              .object([("key", .bytes([9])), ("leaf", .bytes([UInt8](repeating: 0, count: 32)))])]))]),
+                 rules: ["R4.9-3"], flags: ["neighbour-of:state_digest/fold/index/order/element-before-duplicate"], .ok)
         try fold("index/element-not-object", "a leaves element that is a string: input_bad_type",
                  .object([("namespace", .text("messages")), ("leaves", .array([.text("00")]))]), rules: ["R4.9-3"], .error(.inputBadType))
         try fold("index/element-extra-member-ignored", "a leaves element with an extra member: ignored",
