@@ -84,6 +84,17 @@ extension TwoFaultAuditTests {
                 == ["\(neighbour.id): neighbour-of:state_digest/root/messages/none names no hand-written two-fault case of root"])
     }
 
+    /// revocation's guard/not-registered-and-failed is audited only against the neighbour its
+    /// generator lists (answer/null-body); every listed neighbour is an accepted case.
+    @Test func aListedNeighbourDecidesTheAudit() throws {
+        let id = "revocation/self_status_outcome/guard/not-registered-and-failed"
+        #expect(TwoFaultNeighbours.all[id] == "revocation/self_status_outcome/answer/null-body")
+        let audit = TwoFaultAudit(files: [try Self.committed("revocation")], pending: [:])
+        #expect(audit.findings.isEmpty)
+        #expect(audit.problems.isEmpty)
+        #expect(audit.lines.first?.audited == 4)
+    }
+
     /// The committed pending entries of one format.
     static func pendingOf(_ format: String) -> [String: String] {
         let all = (try? InputCoverage.exemptions(at: Fixtures.packageRoot.appendingPathComponent("coverage").appendingPathComponent(TwoFaultAudit.pendingFile))) ?? [:]

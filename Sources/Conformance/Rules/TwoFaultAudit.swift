@@ -106,6 +106,12 @@ public struct TwoFaultAudit: Sendable {
                 }
             }
         }
+        let accepted = Set(files.flatMap { f in f.cases.filter { if case .output = $0.expected { true } else { false } }.map(\.id) })
+        let formats = Set(files.map(\.format))
+        for (two, neighbour) in TwoFaultNeighbours.all.sorted(by: { $0.key < $1.key }) where formats.contains(String(two.prefix { $0 != "/" })) {
+            if !ids.contains(two) { problems.append("TwoFaultNeighbours: \(two) names no case") }
+            if !accepted.contains(neighbour) { problems.append("TwoFaultNeighbours: \(neighbour), the neighbour of \(two), is no accepted case") }
+        }
         self.problems = problems
         self.lines = lines
         self.findings = findings
@@ -128,16 +134,19 @@ public struct TwoFaultAudit: Sendable {
     static func audit(_ c: VectorCase, accepted: [VectorCase], handler: any FormatHandler) -> String? {
         guard !accepted.isEmpty else { return "no accepted case of \(c.op) to compare it with" }
         // The accepted cases it differs from in fewest places (two at least), nearest first,
-        // after the accepted neighbours its generator wrote for it (flagged `neighbour-of:<id>`:
-        // the case with its two faults taken out), which small cases such as an empty namespace
-        // would otherwise outrank by differing in fewer, coarser places.
+        // after the accepted neighbours its generator names for it (flagged `neighbour-of:<id>`, or
+        // listed in TwoFaultNeighbours: the case with its two faults taken out), which small
+        // cases such as an empty namespace would otherwise outrank by differing in fewer, coarser
+        // places.
         let neighbourFlag = "\(Self.neighbourFlag)\(c.id)"
         let candidates = accepted.compactMap { a -> (base: VectorCase, places: [Difference.Place])? in
             let places = Difference.places(c.input, a.input)
             return places.count >= 2 ? (a, places) : nil
         }
-        let named = candidates.filter { $0.base.flags.contains(neighbourFlag) }
-        let bases = named + candidates.filter { !$0.base.flags.contains(neighbourFlag) }.sorted { $0.places.count < $1.places.count }.prefix(nearest)
+        let listed = TwoFaultNeighbours.all[c.id]
+        let isNamed = { (a: VectorCase) in a.flags.contains(neighbourFlag) || a.id == listed }
+        let named = candidates.filter { isNamed($0.base) }
+        let bases = named + candidates.filter { !isNamed($0.base) }.sorted { $0.places.count < $1.places.count }.prefix(nearest)
         guard let first = bases.first else { return "differs from every accepted case of \(c.op) in one place at most: its faults cannot be told apart" }
         let run = { (input: CBOR) -> Result<JSONValue, WireError> in
             Result { () throws(WireError) -> JSONValue in try handler.run(op: c.op, input: input.json) }

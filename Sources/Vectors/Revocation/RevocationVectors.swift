@@ -4,6 +4,13 @@ import Primitives
 /// fresh reference while generating) and `self_status_outcome` decisions, each stated here and
 /// compared with the reference's before it is written.
 enum RevocationVectors {
+    /// self_status_outcome's two-fault cases and the accepted case each is with its faults taken
+    /// out: answer/null-body is registered with an unreadable answer, so is_registered and the
+    /// answer split into the guard's fault and the answer's.
+    static let twoFaultNeighbours: [(case: String, neighbour: String)] = [
+        ("revocation/self_status_outcome/guard/not-registered-and-failed", "revocation/self_status_outcome/answer/null-body"),
+    ]
+
     typealias B = ScenarioBuilder
 
     struct Builder {

@@ -4,6 +4,13 @@ import Primitives
 /// §7.6 (every neighbouring pair of steps pinned by an input that fails both), the gate of §7.3,
 /// and their op inputs (§7.9).
 extension SyncOfferVectors {
+    /// Receive's two-fault cases and the accepted case each is with its faults taken out.
+    static let twoFaultNeighbours: [(case: String, neighbour: String)] = [
+        // The wrong key and a sealed non-snapshot: valid/empty-snapshot is the right key and a
+        // sealed snapshot of the same size, so the key byte and the blob split into the two faults.
+        ("sync_offer/receive/order/open-before-payload", "sync_offer/receive/valid/empty-snapshot"),
+    ]
+
     // MARK: seal
 
     static func sealInput(_ s: SyncSnapshot, key: CBOR, nonce: CBOR, blobID: CBOR) -> CBOR {
