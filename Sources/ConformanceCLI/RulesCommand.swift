@@ -156,7 +156,7 @@ enum RulesCommand {
         for f in FacetIndex.formats { if let why = f.noTieBreaks { print("none    tie-breaks \(f.format): none stated (\(why))") } }
         let stated = Set(FacetIndex.formats.filter { $0.noTieBreaks != nil }.map(\.format))
         let undeclared = Reference.handlers.map(\.format).filter { !TieBreakCoverage.declaredFormats.contains($0) && !stated.contains($0) }
-        print("tie-breaks not yet declared (not measured): \(undeclared.joined(separator: ", "))")
+        print("tie-breaks not yet declared (not measured): \(undeclared.isEmpty ? "none" : undeclared.joined(separator: ", "))")
         return c.isClean
     }
 

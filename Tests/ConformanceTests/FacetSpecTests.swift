@@ -46,16 +46,19 @@ import Testing
         #expect(FacetIndex.formats.map(\.format).contains("settle"))
     }
 
+    /// Every facet, the HTTP formats' tie-breaks included.
+    static var everyFacet: [Facet] { FacetIndex.all + FacetIndex.tieBreaksOnly.flatMap(\.facets) }
+
     @Test func facetIDsAreUnique() {
-        let ids = FacetIndex.all.map(\.id)
+        let ids = Self.everyFacet.map(\.id)
         #expect(Set(ids).count == ids.count)
     }
 
-    @Test(arguments: FacetIndex.all.map(\.id))
+    @Test(arguments: everyFacet.map(\.id))
     func facetNamesARuleAndQuotesItsBound(_ id: String) throws {
-        let facet = try #require(FacetIndex.all.first { $0.id == id })
+        let facet = try #require(Self.everyFacet.first { $0.id == id })
         let rule = try #require(Self.index.rule(facet.rule), "\(id): SPEC.md states no \(facet.rule)")
-        let format = try #require(FacetIndex.formats.first { $0.format == facet.format })
+        let format = try #require((FacetIndex.formats + FacetIndex.tieBreaksOnly).first { $0.format == facet.format })
         #expect(Self.inSection(rule, format.section), "\(id): \(rule.id) is not in §\(format.section)")
         switch facet {
         case .limit(let l):

@@ -4,7 +4,7 @@ import Vectors
 /// members are fixed (id, section, line, text, order, facets); other parts of issue 23 add
 /// members (an op's `inputs`) beside them, so a reader must ignore members it does not know.
 public enum RuleJSON {
-    public static func document(_ rules: [Rule], withdrawn: [WithdrawnRule], facets: [Facet] = FacetIndex.all) -> JSONValue {
+    public static func document(_ rules: [Rule], withdrawn: [WithdrawnRule], facets: [Facet] = FacetIndex.all + FacetIndex.tieBreaksOnly.flatMap(\.facets)) -> JSONValue {
         let byRule = Dictionary(grouping: facets, by: \.rule)
         return .object([
             ("rules", .array(rules.map { r in

@@ -18,10 +18,10 @@ public struct TieBreakCoverage: Sendable {
 
     /// The formats whose tie-breaks are declared; the report names the others.
     public static var declaredFormats: [String] {
-        FacetIndex.formats.filter { $0.facets.contains { if case .tieBreak = $0 { true } else { false } } }.map(\.format)
+        (FacetIndex.formats + FacetIndex.tieBreaksOnly).filter { $0.facets.contains { if case .tieBreak = $0 { true } else { false } } }.map(\.format)
     }
 
-    public init(files: [VectorFile], facets: [Facet] = FacetIndex.all) {
+    public init(files: [VectorFile], facets: [Facet] = FacetIndex.tieBreaks) {
         var entries: [Entry] = []
         for case .tieBreak(let t) in facets {
             let pinning = files.first { $0.format == t.format }?.cases.filter { $0.flags.contains("rule:\(t.rule)") } ?? []

@@ -40,7 +40,7 @@ public enum EnsurePaired {
     }
 
     static func readHello(_ bytes: [UInt8], mutant: Mutant?) -> JSONValue? {
-        if mutant == .clientDuplicateLastWins || mutant == .clientNamesCaseInsensitive {
+        if mutant == .clientDuplicateLastWins || mutant == .clientDuplicateFirstWins || mutant == .clientNamesCaseInsensitive {
             guard let text = String(validating: bytes, as: UTF8.self), let v = try? JSONValue.parse(text), v.objectValue != nil else { return nil }
             return v
         }
@@ -48,11 +48,12 @@ public enum EnsurePaired {
         return v
     }
 
-    /// A member by exact name (strict); the mutants read the last match, or match names like Go.
+    /// A member by exact name (strict); the mutants read the first or the last match, or match names like Go.
     static func lookup(_ v: JSONValue, _ name: String, mutant: Mutant?) -> JSONValue? {
         guard let members = v.objectValue else { return nil }
         switch mutant {
         case .clientDuplicateLastWins?: return members.last { $0.0.utf8.elementsEqual(name.utf8) }?.1
+        case .clientDuplicateFirstWins?: return members.first { $0.0.utf8.elementsEqual(name.utf8) }?.1
         case .clientNamesCaseInsensitive?: return members.last { HTTPField.sameName($0.0, name) }?.1
         default: return members.first { $0.0.utf8.elementsEqual(name.utf8) }?.1
         }

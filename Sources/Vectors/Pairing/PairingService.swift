@@ -113,14 +113,14 @@ public final class PairingService: HTTPService, @unchecked Sendable {
 
     /// The `token` member of a strict JSON object body (SPEC [R13.2-7]), nil when there is none.
     func readToken(_ body: [UInt8]) -> String? {
-        if on(.pairDuplicateMemberLastWins) {
-            guard let text = String(validating: body, as: UTF8.self), let v = try? JSONValue.parse(text),
-                  let members = v.objectValue else { return nil }
-            return members.last { $0.0 == "token" }?.1.stringValue
-        }
-        guard case .success(let v) = StrictJSON.object(body) else { return nil }
-        return v["token"]?.stringValue
+        repeatedMembers.stringMember("token", of: body)
     }
+
+    /// A repeated member name in a body: refused (SPEC [R13.1-6]); the mutants keep one.
+    var repeatedMembers: RepeatReading { on(.pairDuplicateMemberLastWins) ? .last : on(.pairDuplicateMemberFirstWins) ? .first : .refused }
+
+    /// A repeated `Authorization` line: admits nobody (SPEC [R13.2-19]); the mutants read one.
+    var repeatedCredentials: RepeatReading { on(.authLastLineWins) ? .last : on(.authFirstLineWins) ? .first : .refused }
 
     /// The token rule (SPEC [R13.2-8]): exactly 64 bytes, each one of `0-9a-f`.
     static func isWellFormed(_ token: String, mutant: Mutant?) -> Bool {
@@ -156,8 +156,7 @@ public final class PairingService: HTTPService, @unchecked Sendable {
     func admits(_ r: HTTPRequest) -> Bool {
         guard let want = lock.withLock({ token }) else { return on(.authOpenUntilPaired) }
         // One Authorization field line, or no credentials at all (SPEC [R13.2-19]).
-        let fields = r.values("Authorization")
-        guard fields.count == 1, let header = fields.first else { return false }
+        guard let header = repeatedCredentials.onlyValue(r.values("Authorization")) else { return false }
         let prefix = Array("Bearer ".utf8)
         let given: [UInt8]
         if on(.authSplitOnWhitespace) {

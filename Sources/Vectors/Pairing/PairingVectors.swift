@@ -182,6 +182,7 @@ enum PairingVectors {
             ("body-token-null", "{\"token\":null}", "token null"),
             ("body-token-missing", "{\"tok\":\"\(t1)\"}", "no token member"),
             ("body-duplicate-token", "{\"token\":\"not-a-token\",\"token\":\"\(t1)\"}", "two token members, the last well formed: a repeated name is refused, not read last-wins"),
+            ("body-duplicate-token-first-well-formed", "{\"token\":\"\(t1)\",\"token\":\"not-a-token\"}", "two token members, the first well formed: a repeated name is refused, not read first-wins (R13.2-7's tie-break)"),
             ("body-lone-surrogate", "{\"token\":\"\\ud800\(String(t1.dropFirst()))\"}", "a lone surrogate escape (Python json.loads accepts it): not JSON text this suite reads"),
         ]
         for (name, body, what) in bodies {

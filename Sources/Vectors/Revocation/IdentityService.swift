@@ -64,8 +64,8 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
     /// SPEC [R13.4-15], by RFC 9110 §11.1 and §11.4 and RFC 6750 §2.1: exactly one field line,
     /// the scheme `Bearer` in any case, one or more spaces, then the token, compared byte for byte.
     func session(_ r: HTTPRequest) -> String? {
-        let fields = r.values("Authorization")
-        guard fields.count == 1, let h = fields.first else { return nil }
+        let repeats: RepeatReading = on(.sessionLastLineWins) ? .last : on(.sessionFirstLineWins) ? .first : .refused
+        guard let h = repeats.onlyValue(r.values("Authorization")) else { return nil }
         let scheme = Array("bearer".utf8)
         guard h.count > scheme.count, h.prefix(scheme.count).map(HTTPField.lower) == scheme, h[scheme.count] == 0x20 else { return nil }
         let token = h.dropFirst(scheme.count).drop { $0 == 0x20 }
@@ -88,7 +88,8 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
     }
 
     func readPubkey(_ body: [UInt8]) -> (key: [UInt8], hex: String)? {
-        guard case .success(let v) = StrictJSON.object(body), let hex = v["pubkey_hex"]?.stringValue else { return nil }
+        let repeats: RepeatReading = on(.registerDuplicateLastWins) ? .last : on(.registerDuplicateFirstWins) ? .first : .refused
+        guard let hex = repeats.stringMember("pubkey_hex", of: body) else { return nil }
         return parseKey(hex)
     }
 
@@ -110,9 +111,18 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
         return .json(200, .object([("pubkey_hex", .string(hex))]))
     }
 
+    /// The order both lists answer in: oldest registration first (SPEC [R13.4-9], [R13.4-11]),
+    /// which is `rows`' own order. The mutants read the other two orders a store falls into:
+    /// newest first, or by key (a map keyed by pubkey).
+    func listed(_ rows: [Row], newestFirst: Bool, byPubkey: Bool) -> [Row] {
+        if newestFirst { return rows.reversed() }
+        if byPubkey { return rows.sorted { $0.key.lexicographicallyPrecedes($1.key) } }
+        return rows
+    }
+
     func siblings(_ user: String) -> HTTPResponse {
-        var list = rows.filter { $0.user == user && (!$0.revoked || on(.siblingsListRevoked)) }
-        if on(.siblingsNewestFirst) { list.reverse() }
+        let list = listed(rows.filter { $0.user == user && (!$0.revoked || on(.siblingsListRevoked)) },
+                          newestFirst: on(.siblingsNewestFirst), byPubkey: on(.siblingsByPubkey))
         return .json(200, .object([("siblings", .array(list.map { .string($0.hex) }))]))
     }
 
@@ -152,7 +162,8 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
     }
 
     func userPubkeys(_ user: String) -> HTTPResponse {
-        let list = rows.filter { $0.user == user && (!$0.revoked || on(.userPubkeysListRevoked)) }
+        let list = listed(rows.filter { $0.user == user && (!$0.revoked || on(.userPubkeysListRevoked)) },
+                          newestFirst: on(.userPubkeysNewestFirst), byPubkey: on(.userPubkeysByPubkey))
         return .json(200, .object([("pubkeys", .array(list.map { .string($0.hex) }))]))
     }
 

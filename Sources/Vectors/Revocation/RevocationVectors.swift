@@ -210,6 +210,8 @@ enum RevocationVectors {
         let bodies: [(String, String)] = [
             ("not-json", "pubkey_hex=${k1}"), ("short-key", "{\"pubkey_hex\":\"abcd\"}"), ("not-hex", "{\"pubkey_hex\":\"\(String(repeating: "zz", count: 32))\"}"),
             ("missing", "{\"pubkey\":\"${k1}\"}"), ("number", "{\"pubkey_hex\":12}"), ("duplicate-member", "{\"pubkey_hex\":\"zz\",\"pubkey_hex\":\"${k1}\"}"),
+            // The well-formed copy first: a first-wins reader registers it (R13.4-4's tie-break).
+            ("duplicate-member-first-well-formed", "{\"pubkey_hex\":\"${k1}\",\"pubkey_hex\":\"zz\"}"),
         ]
         for (name, body) in bodies {
             try b.scenario("register/malformed-\(name)", "a register body that is not {\"pubkey_hex\": 64 hex} (\(name)): 400, nothing registered",

@@ -50,9 +50,10 @@ public enum SelfStatusOutcome {
     }
 
     /// `revoked` when the body is `{"registered": bool, "revoked": bool, …}`, else nil. The mutants
-    /// read by truthiness, or take `registered: false` as revoked.
+    /// read by truthiness, take `registered: false` as revoked, or keep one of a repeated name.
     static func readRevoked(_ body: String?, mutant: Mutant?) -> Bool? {
-        guard let body, case .success(let v) = StrictJSON.object(Array(body.utf8)) else { return nil }
+        let repeats: RepeatReading = mutant == .clientDuplicateLastWinsStatus ? .last : mutant == .clientDuplicateFirstWinsStatus ? .first : .refused
+        guard let body, let v = repeats.object(Array(body.utf8)) else { return nil }
         if mutant == .clientRevokedTruthy {
             guard let r = v["revoked"] else { return nil }
             switch r {

@@ -266,5 +266,16 @@ public enum FacetIndex {
     /// The HTTP formats: another part of issue 23 facets their scenarios.
     public static let outOfScope = ["pairing", "revocation"]
 
+    /// The HTTP formats on the one axis they are measured on by facets: tie-breaks. Their limits
+    /// and orders are their scenario edges' (`HTTPEdges`), so they stay out of `formats`, whose
+    /// sections the limit and order axes check rule by rule.
+    public static let tieBreaksOnly: [FormatFacets] = [PairingFacets.declared, RevocationFacets.declared]
+
+    /// The limits, orders and tie-breaks of the faceted formats.
     public static var all: [Facet] { formats.flatMap(\.facets) }
+
+    /// Every declared tie-break: the faceted formats' and the HTTP formats'.
+    public static var tieBreaks: [Facet] {
+        (formats + tieBreaksOnly).flatMap(\.facets).filter { if case .tieBreak = $0 { true } else { false } }
+    }
 }

@@ -151,8 +151,9 @@ struct IdentityHTTPFuzzGenerator: HTTPFuzzGenerator {
         case 8:
             return .json(.object([("pubkey_hex", .string(rng.pick([String(keys[k].dropLast()), keys[k] + "0", "zz" + keys[k].dropFirst(2), "", "0x" + keys[k].dropFirst(2)])))]))
         case 9:
-            // A repeated member: a last-wins reader takes the good key, strict JSON refuses the body.
-            return .text("{\"pubkey_hex\":\"zz\",\"pubkey_hex\":\"\(ref)\"}")
+            // A repeated member, the good key last or first: a last-wins or first-wins reader takes
+            // it, strict JSON refuses the body.
+            return .text(rng.bool() ? "{\"pubkey_hex\":\"zz\",\"pubkey_hex\":\"\(ref)\"}" : "{\"pubkey_hex\":\"\(ref)\",\"pubkey_hex\":\"zz\"}")
         case 10: return .text(rng.pick(["", "[]", "null", "{\"pubkey_hex\":5}", "pubkey_hex=\(ref)", "{\"pubkey_hex\":\"\(ref)\""]))
         case 11:
             // The battery's tables: spellings of a 64-hex value (some name the same key), values
