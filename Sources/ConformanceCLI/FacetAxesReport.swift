@@ -37,6 +37,9 @@ enum FacetAxesReport {
         for f in FacetIndex.formats where !f.unfacetedOrders.isEmpty {
             print("NOT MEASURED orders \(f.format): \(f.unfacetedOrders.count) order rule(s) with no facet (each with its reason in the format's facets): \(f.unfacetedOrders.keys.sorted().joined(separator: ", "))")
         }
+        for f in FacetIndex.formats where !f.singleFaultOrders.isEmpty {
+            print("single-fault orders \(f.format): \(f.singleFaultOrders.keys.sorted().joined(separator: ", ")) (no input breaks them twice; each with its reason in the format's facets)")
+        }
         print("not yet faceted (limits and orders not measured): \(FacetIndex.notYetFaceted.isEmpty ? "none" : FacetIndex.notYetFaceted.joined(separator: ", "))")
         print("out of the facet axes (HTTP scenarios): \(FacetIndex.outOfScope.joined(separator: ", "))")
         return axes.allSatisfy(\.isClean)

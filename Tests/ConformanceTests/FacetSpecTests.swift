@@ -80,7 +80,7 @@ import Testing
         let f = try #require(FacetIndex.formats.first { $0.format == format })
         let ordered = Set(f.facets.compactMap { if case .order(let o) = $0 { o.rule } else { nil } })
         let missing = Self.index.rules.filter { Self.inSection($0, f.section) && $0.isOrder && !ordered.contains($0.id) }.map(\.id)
-        let unexplained = missing.filter { f.unfacetedOrders[$0] == nil && f.measuredElsewhere[$0] == nil }
+        let unexplained = missing.filter { f.unfacetedOrders[$0] == nil && f.singleFaultOrders[$0] == nil && f.measuredElsewhere[$0] == nil }
         #expect(unexplained.isEmpty, "order rules of §\(f.section) with no order facet and no reason: \(unexplained)")
         for (id, by) in f.measuredElsewhere {
             #expect(Self.index.rule(id)?.isOrder == true, "\(id) is listed as measured elsewhere but is no order rule")
@@ -93,6 +93,10 @@ import Testing
         for id in f.unfacetedOrders.keys {
             #expect(Self.index.rule(id)?.isOrder == true, "\(id) is listed as an unfaceted order but is no order rule")
             #expect(!ordered.contains(id), "\(id) is listed as unfaceted but has an order facet")
+        }
+        for id in f.singleFaultOrders.keys {
+            #expect(Self.index.rule(id)?.isOrder == true, "\(id) is listed as a single-fault order but is no order rule")
+            #expect(!ordered.contains(id) && f.unfacetedOrders[id] == nil && f.measuredElsewhere[id] == nil, "\(id) is listed twice")
         }
     }
 

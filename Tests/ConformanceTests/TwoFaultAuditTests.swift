@@ -81,7 +81,7 @@ extension TwoFaultAuditTests {
         let i = try #require(stale.cases.firstIndex { $0.id == neighbour.id })
         stale.cases[i].flags.append(TwoFaultAudit.neighbourFlag + "state_digest/root/messages/none")
         #expect(TwoFaultAudit(files: [stale], pending: Self.pendingOf("state_digest")).problems
-                == ["\(neighbour.id): neighbour-of:state_digest/root/messages/none names no hand-written two-fault case of root"])
+                == ["\(neighbour.id): neighbour-of:state_digest/root/messages/none names no hand-written two-fault case"])
     }
 
     /// revocation's guard/not-registered-and-failed is audited only against the neighbour its
@@ -93,6 +93,13 @@ extension TwoFaultAuditTests {
         #expect(audit.findings.isEmpty)
         #expect(audit.problems.isEmpty)
         #expect(audit.lines.first?.audited == 4)
+
+        // A listed neighbour that is no accepted case of the op is a problem, not a silent miss.
+        var broken = try Self.committed("revocation")
+        let n = try #require(broken.cases.firstIndex { $0.id == "revocation/self_status_outcome/answer/null-body" })
+        broken.cases[n].expected = .error(.revocationStatusInvalid)
+        #expect(TwoFaultAudit(files: [broken], pending: [:]).problems
+                == ["TwoFaultNeighbours: \(id) → revocation/self_status_outcome/answer/null-body: the neighbour must be an accepted case of self_status_outcome"])
     }
 
     /// The committed pending entries of one format.

@@ -1,3 +1,5 @@
+import Vectors
+
 /// Which witnesses pin which rules, and every way the index and the vectors fail to meet
 /// (SPEC §2.3): a rule pinned by nothing, an order rule with no two-fault case, a flag naming a
 /// rule SPEC.md does not state. `conformance coverage` prints it and exits 1 unless it is clean.
@@ -6,7 +8,10 @@ public struct Coverage: Sendable {
         public var rule: Rule
         public var witnesses: [String]
         public var twoFaultWitnesses: [String]
-        public var isPinned: Bool { !witnesses.isEmpty && (!rule.isOrder || !twoFaultWitnesses.isEmpty) }
+        /// An order rule no input can break twice (`FacetIndex.singleFaultOrders`): its cases need
+        /// not hold two faults.
+        public var singleFault = false
+        public var isPinned: Bool { !witnesses.isEmpty && (!rule.isOrder || singleFault || !twoFaultWitnesses.isEmpty) }
     }
 
     public var entries: [Entry]
@@ -15,7 +20,7 @@ public struct Coverage: Sendable {
     public var isClean: Bool { problems.isEmpty }
     public var unpinned: [Entry] { entries.filter { !$0.isPinned } }
 
-    public init(index: RuleIndex, witnesses: [RuleWitness]) {
+    public init(index: RuleIndex, witnesses: [RuleWitness], singleFaultOrders: Set<String> = FacetIndex.singleFaultOrders) {
         var byRule: [String: [String]] = [:]
         var twoFaults: [String: [String]] = [:]
         var problems = index.problems
@@ -33,7 +38,8 @@ public struct Coverage: Sendable {
                 }
             }
         }
-        entries = index.rules.map { Entry(rule: $0, witnesses: byRule[$0.id] ?? [], twoFaultWitnesses: twoFaults[$0.id] ?? []) }
+        entries = index.rules.map { Entry(rule: $0, witnesses: byRule[$0.id] ?? [], twoFaultWitnesses: twoFaults[$0.id] ?? [],
+                                          singleFault: singleFaultOrders.contains($0.id)) }
         for e in entries where !e.isPinned {
             if e.witnesses.isEmpty {
                 problems.append("\(e.rule.id) (§\(e.rule.section), SPEC.md:\(e.rule.line)) is pinned by no case")

@@ -65,6 +65,8 @@ public struct TwoFaultAudit: Sendable {
         var lines: [FormatLine] = []
         var findings: [Finding] = []
         var used = Set<String>()
+        var problems: [String] = []
+        let neighbours = Self.neighbours(files, problems: &problems)
         for file in files {
             guard let handler = Reference.handler(for: file.format) else { continue }
             let source = InputFacets.sourceCases(file.cases)
@@ -73,7 +75,7 @@ public struct TwoFaultAudit: Sendable {
             var line = FormatLine(format: file.format, cases: 0, audited: 0, pending: 0)
             for c in source where Self.isHandWritten(c) {
                 line.cases += 1
-                let problem = Self.audit(c, accepted: accepted[c.op] ?? [], handler: handler)
+                let problem = Self.audit(c, accepted: accepted[c.op] ?? [], neighbours: neighbours[c.id] ?? [], handler: handler)
                 if let problem {
                     if exempt[c.id] != nil {
                         line.pending += 1
@@ -89,32 +91,45 @@ public struct TwoFaultAudit: Sendable {
             lines.append(line)
         }
         let ids = Set(files.flatMap { $0.cases.map(\.id) })
-        var problems = exempt.keys.sorted().filter { !used.contains($0) && !ids.contains($0) }
+        problems += exempt.keys.sorted().filter { !used.contains($0) && !ids.contains($0) }
             .map { "\(Self.pendingFile): \($0) names no case" }
-        // A neighbour must name a hand-written two-fault case of its own op: a stale name would
-        // leave the case audited against small unrelated cases without anyone noticing.
-        for file in files {
-            let byID = Dictionary(file.cases.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            for c in file.cases {
-                for flag in c.flags where flag.hasPrefix(Self.neighbourFlag) {
-                    let named = String(flag.dropFirst(Self.neighbourFlag.count))
-                    guard let target = byID[named], Self.isHandWritten(target), target.op == c.op else {
-                        problems.append("\(c.id): \(flag) names no hand-written two-fault case of \(c.op)")
-                        continue
-                    }
-                    if case .output = c.expected {} else { problems.append("\(c.id): a neighbour must be accepted, and this case expects an error") }
-                }
-            }
-        }
-        let accepted = Set(files.flatMap { f in f.cases.filter { if case .output = $0.expected { true } else { false } }.map(\.id) })
-        let formats = Set(files.map(\.format))
-        for (two, neighbour) in TwoFaultNeighbours.all.sorted(by: { $0.key < $1.key }) where formats.contains(String(two.prefix { $0 != "/" })) {
-            if !ids.contains(two) { problems.append("TwoFaultNeighbours: \(two) names no case") }
-            if !accepted.contains(neighbour) { problems.append("TwoFaultNeighbours: \(neighbour), the neighbour of \(two), is no accepted case") }
-        }
         self.problems = problems
         self.lines = lines
         self.findings = findings
+    }
+
+    /// The accepted neighbours named for each two-fault case, from both places a generator names
+    /// one (a `neighbour-of:<id>` flag on the neighbour, or `TwoFaultNeighbours` for a case whose
+    /// flags cannot change), checked once: a name must be a hand-written two-fault case of the
+    /// neighbour's own file and op, and the neighbour an accepted case. A stale name would leave
+    /// its case audited against small unrelated cases without anyone noticing.
+    static func neighbours(_ files: [VectorFile], problems: inout [String]) -> [String: Set<String>] {
+        var named: [(two: String, neighbour: String, by: String)] = []
+        for file in files {
+            for c in file.cases {
+                for flag in c.flags where flag.hasPrefix(neighbourFlag) {
+                    named.append((String(flag.dropFirst(neighbourFlag.count)), c.id, "\(c.id): \(flag)"))
+                }
+            }
+        }
+        let formats = Set(files.map(\.format))
+        for (two, neighbour) in TwoFaultNeighbours.all.sorted(by: { $0.key < $1.key }) where formats.contains(String(two.prefix { $0 != "/" })) {
+            named.append((two, neighbour, "TwoFaultNeighbours: \(two) → \(neighbour)"))
+        }
+        let byID = Dictionary(files.flatMap(\.cases).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var out: [String: Set<String>] = [:]
+        for n in named {
+            guard let target = byID[n.two], Self.isHandWritten(target) else {
+                problems.append("\(n.by) names no hand-written two-fault case")
+                continue
+            }
+            guard let base = byID[n.neighbour], base.op == target.op, case .output = base.expected else {
+                problems.append("\(n.by): the neighbour must be an accepted case of \(target.op)")
+                continue
+            }
+            out[n.two, default: []].insert(n.neighbour)
+        }
+        return out
     }
 
     /// `TWO_FAULT_AUDIT_DEBUG=<id>,<id>,…` prints every split tried for those cases.
@@ -131,20 +146,18 @@ public struct TwoFaultAudit: Sendable {
     static let nearest = 3
 
     /// nil when the case passes; else what is wrong.
-    static func audit(_ c: VectorCase, accepted: [VectorCase], handler: any FormatHandler) -> String? {
+    static func audit(_ c: VectorCase, accepted: [VectorCase], neighbours: Set<String>, handler: any FormatHandler) -> String? {
         guard !accepted.isEmpty else { return "no accepted case of \(c.op) to compare it with" }
         // The accepted cases it differs from in fewest places (two at least), nearest first,
         // after the accepted neighbours its generator names for it (flagged `neighbour-of:<id>`, or
         // listed in TwoFaultNeighbours: the case with its two faults taken out), which small
         // cases such as an empty namespace would otherwise outrank by differing in fewer, coarser
         // places.
-        let neighbourFlag = "\(Self.neighbourFlag)\(c.id)"
         let candidates = accepted.compactMap { a -> (base: VectorCase, places: [Difference.Place])? in
             let places = Difference.places(c.input, a.input)
             return places.count >= 2 ? (a, places) : nil
         }
-        let listed = TwoFaultNeighbours.all[c.id]
-        let isNamed = { (a: VectorCase) in a.flags.contains(neighbourFlag) || a.id == listed }
+        let isNamed = { (a: VectorCase) in neighbours.contains(a.id) }
         let named = candidates.filter { isNamed($0.base) }
         let bases = named + candidates.filter { !isNamed($0.base) }.sorted { $0.places.count < $1.places.count }.prefix(nearest)
         guard let first = bases.first else { return "differs from every accepted case of \(c.op) in one place at most: its faults cannot be told apart" }
@@ -271,7 +284,9 @@ enum Difference {
                 if revert.contains(path + [.count]) { items = Array(items.prefix(ax.count)) }
             }
             return .array(items)
-        case (.bytes(let x), .bytes(let y)) where x.count > 1 && y.count > 1:
+        // Byte by byte when either is longer than one byte: a one-byte value against a long one is
+        // its first byte and its length (a version byte and a truncation), two places.
+        case (.bytes(let x), .bytes(let y)) where !x.isEmpty && !y.isEmpty && x.count + y.count > 2:
             var out = x
             var i = 0
             let n = min(x.count, y.count)
@@ -291,7 +306,7 @@ enum Difference {
         case (.text(let x), .text(let y)):
             // Hex (a vector file's bytes) is compared byte by byte; a JSON document in a string
             // (a reconcile frame) member by member, when it reads back to exactly its own text.
-            if let bx = hex(x), let by = hex(y), bx.count > 1, by.count > 1,
+            if let bx = hex(x), let by = hex(y), !bx.isEmpty, !by.isEmpty, bx.count + by.count > 2,
                case .bytes(let out)? = walk(.bytes(bx), .bytes(by), path, revert: revert, found: &found) {
                 return .text(Hex.encode(out))
             }

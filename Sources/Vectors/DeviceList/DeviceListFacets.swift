@@ -108,8 +108,8 @@ enum DeviceListFacets {
         "R10.6-7": "`beyond U+FFFF` names the characters a surrogate pair escapes (§2.2 rule 5), no bound",
     ]
 
-    static let declared = FormatFacets(format: format, section: "10", facets: all, boundless: boundless, unfacetedOrders: [
-        "R10.5-4": "no input holds two faults with different outcomes: step 1's fault is the empty string, which has no entry for step 2 to refuse, and every bad entry of step 2 reports device_list_bad_advertisement (which one is first is not in the code); step 3 refuses nothing",
+    static let declared = FormatFacets(format: format, section: "10", facets: all, boundless: boundless, singleFaultOrders: [
+        "R10.5-4": "no input holds two faults with different outcomes: step 1's fault is the empty string, which has no entry for step 2 to refuse, and every bad entry of step 2 reports device_list_bad_advertisement (which one is first is not in the code); step 3 refuses nothing; read/empty and read/only-comma-not-empty pin which step applies",
     ], measuredElsewhere: ["R10.6-1": .inputOrder])
 }
 

@@ -70,7 +70,7 @@ extension DeviceListVectors {
         try refuse("read/trailing-comma", "a trailing comma leaves an empty last entry (a split that drops empty entries accepts it)", full + ",", .deviceListBadAdvertisement)
         try refuse("read/leading-comma", "a leading comma: an empty first entry", "," + me.hex, .deviceListBadAdvertisement)
         try refuse("read/double-comma", "two commas in a row: an empty entry between them", me.hex + ",," + s1.hex, .deviceListBadAdvertisement)
-        try refuse("read/only-comma", "one comma and nothing else: two empty entries; the text is not empty, so not the empty set",
+        try refuse("read/only-comma-not-empty", "one comma and nothing else: two empty entries; the text is not empty, so not the empty set (a reader that drops empty entries first answers empty)",
                    ",", .deviceListBadAdvertisement, flags: ["order"])
         try refuse("read/space-after-comma", "\", \" between entries: nothing is trimmed (a reader that trims accepts it)", me.hex + ", " + s1.hex, .deviceListBadAdvertisement)
         try refuse("read/trailing-newline", "a newline after the last entry: not trimmed", me.hex + "\n", .deviceListBadAdvertisement)

@@ -304,7 +304,7 @@ extension DeviceListVectors {
         "advertisement_decode/read/trailing-comma": ["10.5-6"],
         "advertisement_decode/read/leading-comma": ["10.5-6"],
         "advertisement_decode/read/double-comma": ["10.5-6"],
-        "advertisement_decode/read/only-comma": ["10.5-6", "10.5-4"],
+        "advertisement_decode/read/only-comma-not-empty": ["10.5-6", "10.5-4"],
         "advertisement_decode/read/space-after-comma": ["10.5-6"],
         "advertisement_decode/read/trailing-newline": ["10.5-6"],
         "advertisement_decode/read/uppercase": ["10.5-6"],
@@ -340,7 +340,6 @@ extension DeviceListVectors {
         "is_authorized/order/list-before-device-id",
         "merge/version/max-no-change",
         "merge/order/signer-before-exhausted",
-        "advertisement_decode/read/only-comma",
     ]
 
     /// Adds the `rule:` and `two-faults` flags, then runs every case through the handler as the

@@ -216,6 +216,10 @@ public struct FormatFacets: Sendable {
     /// `[R… order]` rules of the section with no order facet yet, each with why: the coverage
     /// report prints them, so a partial format is never shown as complete.
     public var unfacetedOrders: [String: String]
+    /// `[R… order]` rules that no input can break twice with two different answers (each with
+    /// why): they have no order facet, and the rule axis pins them with single-fault cases
+    /// instead of asking for a two-fault case that cannot exist.
+    public var singleFaultOrders: [String: String]
     /// `[R… order]` rules that are orders of the op-input layer, not of the format's checks: the
     /// input axis of `conformance coverage` measures them, not the order axis.
     public var measuredElsewhere: [String: OrderMeasuredBy]
@@ -224,12 +228,13 @@ public struct FormatFacets: Sendable {
     public var noTieBreaks: String?
 
     public init(format: String, section: String, facets: [Facet], boundless: [String: String], unfacetedOrders: [String: String] = [:],
-                measuredElsewhere: [String: OrderMeasuredBy] = [:], noTieBreaks: String? = nil) {
+                singleFaultOrders: [String: String] = [:], measuredElsewhere: [String: OrderMeasuredBy] = [:], noTieBreaks: String? = nil) {
         self.format = format
         self.section = section
         self.facets = facets
         self.boundless = boundless
         self.unfacetedOrders = unfacetedOrders
+        self.singleFaultOrders = singleFaultOrders
         self.measuredElsewhere = measuredElsewhere
         self.noTieBreaks = noTieBreaks
     }
@@ -273,6 +278,9 @@ public enum FacetIndex {
 
     /// The limits, orders and tie-breaks of the faceted formats.
     public static var all: [Facet] { formats.flatMap(\.facets) }
+
+    /// The order rules no input can break twice (`FormatFacets.singleFaultOrders`), every format's.
+    public static var singleFaultOrders: Set<String> { Set(formats.flatMap(\.singleFaultOrders.keys)) }
 
     /// Every declared tie-break: the faceted formats' and the HTTP formats'.
     public static var tieBreaks: [Facet] {

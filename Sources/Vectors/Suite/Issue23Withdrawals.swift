@@ -12,6 +12,8 @@ enum Issue23Withdrawals {
              "issue 23: its second fault was none (the key ff sorts above \"b\", so the keys were in order); replaced by account_state/decode/order/bad-utf8-key-below-previous (the key 61 ff after \"b\": not UTF-8, and below \"b\")"),
             ("pairing", "ensure_paired/order/wire-type-before-paired-type",
              "issue 23: its two faults (wire \"1\", paired \"false\") each give pairing_hello_invalid alone, so it could not show which member is read first; replaced by pairing/ensure_paired/paired/wire-and-paired-both-unreadable, the same input without the two-faults claim"),
+            ("device_list", "advertisement_decode/read/only-comma",
+             "issue 23: it claimed two faults, but its two empty entries are one fault with one code and the text's emptiness (step 1) is none, so no fault could be taken out alone; replaced by device_list/advertisement_decode/read/only-comma-not-empty, the same input without the two-faults claim (it still pins the order: a reader that drops empty entries first answers empty)"),
         ]
         let mldsa: [(String, String)] = [
             ("signin", "cert_verify"), ("signin", "ladder"), ("envelope", "sender_cert_verify"),
