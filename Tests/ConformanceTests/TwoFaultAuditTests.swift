@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 @testable import Conformance
 @testable import Vectors
@@ -24,6 +25,42 @@ import Testing
         // Merged under their parents: the three places in `blob`, then `x`.
         let levels = Difference.levels(places, limit: 8)
         #expect(levels.map(\.count) == [4, 2])
+    }
+
+    /// CBOR held as hex is read as written: map entries in their order, repeats and invalid UTF-8
+    /// kept; it writes back to the same bytes, and a long head is left to the byte comparison.
+    @Test func cborInHexIsReadAsWritten() throws {
+        // {"b": 1, "a": h'00', "a": "\xff"}: unsorted, a repeated key, a text that is not UTF-8.
+        let written: [UInt8] = [0xa3, 0x61, 0x62, 0x01, 0x61, 0x61, 0x41, 0x00, 0x61, 0x61, 0x61, 0xff]
+        let tree = try #require(LaxCBORTree.tree(written))
+        #expect(LaxCBORTree.bytes(tree) == written)
+        guard case .tagged(LaxCBORTree.mapTag, .array(let flat)) = tree else { Issue.record("not a map: \(tree)"); return }
+        #expect(flat.count == 6)
+        #expect(flat[0] == .tagged(LaxCBORTree.textTag, .bytes([0x62])))
+        #expect(flat[5] == .tagged(LaxCBORTree.textTag, .bytes([0xff])))
+        #expect(LaxCBORTree.tree([0x18, 0x01]) == nil)  // 1 in a long head: not as written
+        #expect(LaxCBORTree.tree([0x82, 0x01]) == nil)  // truncated
+        #expect(LaxCBORTree.tree([0x01, 0x02]) == nil)  // trailing
+
+        // Two members changed inside one hex string: two places by item (one bytes run by byte).
+        let base = CBOR.map([(.text("encoded"), .text(Hex.encode([0xa2, 0x61, 0x61, 0x01, 0x61, 0x62, 0x02])))])
+        let faulty = CBOR.map([(.text("encoded"), .text(Hex.encode([0xa2, 0x61, 0x61, 0x61, 0x78, 0x61, 0x63, 0x02])))])
+        #expect(Difference.places(faulty, base).count == 2)  // the byte run, the length
+        let places = Difference.places(faulty, base, trees: true)
+        #expect(places.count == 2)
+        let onlyKey = Difference.revert(faulty, to: base, at: Set(places[0]), trees: true)
+        #expect(onlyKey == .map([(.text("encoded"), .text(Hex.encode([0xa2, 0x61, 0x61, 0x01, 0x61, 0x63, 0x02])))]))
+    }
+
+    /// A decode_snapshot order case (pending while the audit compared its CBOR byte by byte) is
+    /// audited item by item inside its CBOR.
+    @Test func aCBOROrderCaseIsAuditedByItsItems() throws {
+        let file = try Self.committed("sync_offer")
+        let id = "sync_offer/decode_snapshot/order/row-before-key-order"
+        let c = try #require(file.cases.first { $0.id == id })
+        let accepted = file.cases.filter { $0.op == c.op && { if case .output = $0.expected { true } else { false } }($0) }
+        let handler = try #require(Reference.handler(for: "sync_offer"))
+        #expect(TwoFaultAudit.audit(c, accepted: accepted, neighbours: [], handler: handler) == nil)
     }
 
     @Test func aJSONDocumentInAStringIsComparedMemberByMember() {

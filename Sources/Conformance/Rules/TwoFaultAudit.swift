@@ -153,14 +153,18 @@ public struct TwoFaultAudit: Sendable {
         // listed in TwoFaultNeighbours: the case with its two faults taken out), which small
         // cases such as an empty namespace would otherwise outrank by differing in fewer, coarser
         // places.
-        let candidates = accepted.compactMap { a -> (base: VectorCase, places: [Difference.Place])? in
-            let places = Difference.places(c.input, a.input)
-            return places.count >= 2 ? (a, places) : nil
-        }
         let isNamed = { (a: VectorCase) in neighbours.contains(a.id) }
-        let named = candidates.filter { isNamed($0.base) }
-        let bases = named + candidates.filter { !isNamed($0.base) }.sorted { $0.places.count < $1.places.count }.prefix(nearest)
-        guard let first = bases.first else { return "differs from every accepted case of \(c.op) in one place at most: its faults cannot be told apart" }
+        // Places found byte by byte first; then, inside CBOR held as hex, item by item in the
+        // written order (`LaxCBORTree`), where a fault is a member rather than a run of bytes.
+        func bases(trees: Bool) -> [(base: VectorCase, places: [Difference.Place])] {
+            let candidates = accepted.compactMap { a -> (base: VectorCase, places: [Difference.Place])? in
+                let places = Difference.places(c.input, a.input, trees: trees)
+                return places.count >= 2 ? (a, places) : nil
+            }
+            return candidates.filter { isNamed($0.base) } + candidates.filter { !isNamed($0.base) }.sorted { $0.places.count < $1.places.count }.prefix(nearest)
+        }
+        let byBytes = bases(trees: false)
+        guard let first = byBytes.first else { return "differs from every accepted case of \(c.op) in one place at most: its faults cannot be told apart" }
         let run = { (input: CBOR) -> Result<JSONValue, WireError> in
             Result { () throws(WireError) -> JSONValue in try handler.run(op: c.op, input: input.json) }
         }
@@ -171,7 +175,8 @@ public struct TwoFaultAudit: Sendable {
             default: return false
             }
         }
-        for (base, found) in bases {
+        for trees in [false, true] {
+          for (base, found) in trees ? bases(trees: true) : byBytes {
             let baseAnswer = run(base.input)
             func differs(_ r: Result<JSONValue, WireError>) -> Bool {
                 switch (r, baseAnswer) {
@@ -189,8 +194,8 @@ public struct TwoFaultAudit: Sendable {
                     let inA = (0..<n).map { $0 == 0 || mask & (1 << ($0 - 1)) == 0 }
                     let aPaths = places.indices.filter { inA[$0] }.flatMap { places[$0] }
                     let bPaths = places.indices.filter { !inA[$0] }.flatMap { places[$0] }
-                    let aAlone = run(Difference.revert(c.input, to: base.input, at: Set(bPaths)))
-                    let bAlone = run(Difference.revert(c.input, to: base.input, at: Set(aPaths)))
+                    let aAlone = run(Difference.revert(c.input, to: base.input, at: Set(bPaths), trees: trees))
+                    let bAlone = run(Difference.revert(c.input, to: base.input, at: Set(aPaths), trees: trees))
                     if debug.contains(c.id) {
                         print("  \(c.id) base \(base.id) \(describe(baseAnswer)); A \(places.indices.filter { inA[$0] }.map { "\(places[$0])" }) alone: \(describe(aAlone)); B alone: \(describe(bAlone))")
                     }
@@ -198,6 +203,7 @@ public struct TwoFaultAudit: Sendable {
                     if same(aAlone, c.expected) != same(bAlone, c.expected) { return nil }
                 }
             }
+          }
         }
         return "no split of its \(first.places.count) differences from \(first.base.id) (or the next nearest accepted cases) into two faults, each refused alone, one of them giving the case's answer and the other not"
     }
@@ -216,21 +222,25 @@ enum Difference {
         case length
         /// Into the JSON document a string holds.
         case json
+        /// Into the CBOR item a hex string holds, read as written (`LaxCBORTree`).
+        case cbor
     }
 
     typealias Path = [Step]
     /// One place: the paths put back together (one path, or several merged by `levels`).
     typealias Place = [Path]
 
-    static func places(_ c: CBOR, _ a: CBOR) -> [Place] {
+    /// `trees`: hex that holds one CBOR item is compared item by item (`LaxCBORTree`) rather
+    /// than byte by byte.
+    static func places(_ c: CBOR, _ a: CBOR, trees: Bool = false) -> [Place] {
         var out: [Path] = []
-        _ = walk(c, a, [], revert: [], found: &out)
+        _ = walk(c, a, [], revert: [], trees: trees, found: &out)
         return out.map { [$0] }
     }
 
-    static func revert(_ c: CBOR, to a: CBOR, at paths: Set<Path>) -> CBOR {
+    static func revert(_ c: CBOR, to a: CBOR, at paths: Set<Path>, trees: Bool = false) -> CBOR {
         var ignored: [Path] = []
-        return walk(c, a, [], revert: paths, found: &ignored) ?? c
+        return walk(c, a, [], revert: paths, trees: trees, found: &ignored) ?? c
     }
 
     /// The places, then the places merged under a common parent path (the deepest first), level
@@ -256,7 +266,7 @@ enum Difference {
 
     /// Walks `c` against `a`, collecting the places they differ; returns `c` with the places in
     /// `revert` taken from `a` (nil: absent).
-    private static func walk(_ c: CBOR?, _ a: CBOR?, _ path: Path, revert: Set<Path>, found: inout [Path]) -> CBOR? {
+    private static func walk(_ c: CBOR?, _ a: CBOR?, _ path: Path, revert: Set<Path>, trees: Bool = false, found: inout [Path]) -> CBOR? {
         if c == a { return c }
         guard let c, let a else {
             found.append(path)
@@ -267,16 +277,16 @@ enum Difference {
             var entries: [CBORMapEntry] = []
             for e in ce {
                 let other = ae.first { $0.key == e.key }?.value
-                if let v = walk(e.value, other, path + [.key(e.key)], revert: revert, found: &found) { entries.append(.init(key: e.key, value: v)) }
+                if let v = walk(e.value, other, path + [.key(e.key)], revert: revert, trees: trees, found: &found) { entries.append(.init(key: e.key, value: v)) }
             }
             for e in ae where !ce.contains(where: { $0.key == e.key }) {
-                if let v = walk(nil, e.value, path + [.key(e.key)], revert: revert, found: &found) { entries.append(.init(key: e.key, value: v)) }
+                if let v = walk(nil, e.value, path + [.key(e.key)], revert: revert, trees: trees, found: &found) { entries.append(.init(key: e.key, value: v)) }
             }
             return .map(entries)
         case (.array(let cx), .array(let ax)):
             var items: [CBOR] = []
             for i in 0..<min(cx.count, ax.count) {
-                items.append(walk(cx[i], ax[i], path + [.index(i)], revert: revert, found: &found) ?? cx[i])
+                items.append(walk(cx[i], ax[i], path + [.index(i)], revert: revert, trees: trees, found: &found) ?? cx[i])
             }
             if cx.count != ax.count {
                 found.append(path + [.count])
@@ -303,15 +313,22 @@ enum Difference {
                 if revert.contains(path + [.length]) { out = x.count > y.count ? Array(out.prefix(y.count)) : out + y[x.count...] }
             }
             return .bytes(out)
+        case (.tagged(let t, let x), .tagged(let u, let y)) where t == u && (t == LaxCBORTree.mapTag || t == LaxCBORTree.textTag):
+            // A lax tree's map (its flat entries) or text (its bytes), compared inside.
+            return walk(x, y, path, revert: revert, trees: trees, found: &found).map { .tagged(t, $0) }
         case (.text(let x), .text(let y)):
             // Hex (a vector file's bytes) is compared byte by byte; a JSON document in a string
             // (a reconcile frame) member by member, when it reads back to exactly its own text.
+            if trees, let bx = hex(x), let by = hex(y), let tx = LaxCBORTree.tree(bx), let ty = LaxCBORTree.tree(by),
+               let out = walk(tx, ty, path + [.cbor], revert: revert, trees: trees, found: &found) {
+                return .text(Hex.encode(LaxCBORTree.bytes(out)))
+            }
             if let bx = hex(x), let by = hex(y), !bx.isEmpty, !by.isEmpty, bx.count + by.count > 2,
-               case .bytes(let out)? = walk(.bytes(bx), .bytes(by), path, revert: revert, found: &found) {
+               case .bytes(let out)? = walk(.bytes(bx), .bytes(by), path, revert: revert, trees: trees, found: &found) {
                 return .text(Hex.encode(out))
             }
             if let jx = document(x), let jy = document(y),
-               let out = walk(jx, jy, path + [.json], revert: revert, found: &found) {
+               let out = walk(jx, jy, path + [.json], revert: revert, trees: trees, found: &found) {
                 return .text(Self.json(out).compact)
             }
             found.append(path)
