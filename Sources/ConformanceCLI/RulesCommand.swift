@@ -138,7 +138,8 @@ enum RulesCommand {
         let inputs = inputCoverage(vectors, exemptions: options.exemptions)
         let ties = tieBreakCoverage(vectors, verbose: options.verbose)
         let audit = twoFaultAudit(vectors, exemptions: options.exemptions, verbose: options.verbose)
-        return coverage.isClean && axesClean && inputs && ties && audit ? 0 : 1
+        let edges = edgeAudit(vectors, exemptions: options.exemptions)
+        return coverage.isClean && axesClean && inputs && ties && audit && edges ? 0 : 1
     }
 
     /// The tie-break axis (TieBreakCoverage): a line per format with declared tie-breaks, a GAP
@@ -175,6 +176,24 @@ enum RulesCommand {
         }
         for f in a.findings { print("GAP two-faults \(f.id): \(f.problem)") }
         for p in a.problems { print("GAP two-faults \(p)") }
+        return a.isClean
+    }
+
+    /// The self-audit of the hand-written edge cases (EdgeAudit): a line per format, a GAP per
+    /// undecided case with no reason in edges-pending.tsv.
+    static func edgeAudit(_ vectors: URL, exemptions: URL) -> Bool {
+        let files = Reference.handlers.compactMap { try? VectorFile.read(format: $0.format, in: vectors) }
+        let pending: [String: String]
+        do { pending = try InputCoverage.exemptions(at: exemptions.appendingPathComponent(EdgeAudit.pendingFile)) } catch {
+            print("GAP \(error)")
+            return false
+        }
+        let a = EdgeAudit(files: files, pending: pending)
+        for l in a.lines {
+            print("\(l.undecided.isEmpty ? "met     " : "PENDING ") edge audit \(l.format): \(l.audited) of \(l.cases) hand-written edge cases answer otherwise when one integer of the input moves one step; "
+                  + "\(l.noInteger) hold no integer (their edge is a length or a byte: not measured here); \(l.undecided.count) pending (\(EdgeAudit.pendingFile))")
+        }
+        for p in a.problems { print("GAP edges \(p)") }
         return a.isClean
     }
 
