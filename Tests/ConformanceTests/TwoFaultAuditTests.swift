@@ -52,6 +52,16 @@ import Testing
         #expect(onlyKey == .map([(.text("encoded"), .text(Hex.encode([0xa2, 0x61, 0x61, 0x01, 0x61, 0x63, 0x02])))]))
     }
 
+    /// A repeated key is a place of its own: putting it back removes the repeat and keeps the first.
+    @Test func aRepeatedKeyIsPutBackAlone() {
+        let base = CBOR.map([(.text("frame"), .text(#"{"kind":"a","n":1}"#))])
+        let faulty = CBOR.map([(.text("frame"), .text(#"{"kind":"b","kind":"b","n":1}"#))])
+        let places = Difference.places(faulty, base)
+        #expect(places.count == 2)
+        #expect(Difference.revert(faulty, to: base, at: Set(places[1])) == .map([(.text("frame"), .text(#"{"kind":"b","n":1}"#))]))
+        #expect(Difference.revert(faulty, to: base, at: Set(places[0])) == .map([(.text("frame"), .text(#"{"kind":"a","kind":"b","n":1}"#))]))
+    }
+
     /// A decode_snapshot order case (pending while the audit compared its CBOR byte by byte) is
     /// audited item by item inside its CBOR.
     @Test func aCBOROrderCaseIsAuditedByItsItems() throws {

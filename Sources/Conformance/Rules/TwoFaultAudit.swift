@@ -213,6 +213,9 @@ public struct TwoFaultAudit: Sendable {
 enum Difference {
     enum Step: Hashable, Sendable {
         case key(CBOR)
+        /// The `n`th repeat (n ≥ 1) of a key the map already has: matched to nothing, so putting
+        /// it back removes it.
+        case repeatedKey(CBOR, Int)
         case index(Int)
         /// An array's element count.
         case count
@@ -275,9 +278,13 @@ enum Difference {
         switch (c, a) {
         case (.map(let ce), .map(let ae)):
             var entries: [CBORMapEntry] = []
+            var seen: [CBOR: Int] = [:]
             for e in ce {
-                let other = ae.first { $0.key == e.key }?.value
-                if let v = walk(e.value, other, path + [.key(e.key)], revert: revert, trees: trees, found: &found) { entries.append(.init(key: e.key, value: v)) }
+                let n = seen[e.key, default: 0]
+                seen[e.key] = n + 1
+                let other = n == 0 ? ae.first { $0.key == e.key }?.value : nil
+                let step: Step = n == 0 ? .key(e.key) : .repeatedKey(e.key, n)
+                if let v = walk(e.value, other, path + [step], revert: revert, trees: trees, found: &found) { entries.append(.init(key: e.key, value: v)) }
             }
             for e in ae where !ce.contains(where: { $0.key == e.key }) {
                 if let v = walk(nil, e.value, path + [.key(e.key)], revert: revert, trees: trees, found: &found) { entries.append(.init(key: e.key, value: v)) }
