@@ -93,10 +93,11 @@ enum FuzzCorpusCommand {
                     guard names.insert(name).inserted else { continue }
                     try Data(seed).write(to: dir.appendingPathComponent(name))
                 }
-                let dict = s.dictionary(seeds: kept).map { "\"\(escape($0))\"" }.joined(separator: "\n")
+                let tokens = s.dictionary(seeds: kept)
+                let dict = tokens.map { "\"\(escape($0))\"" }.joined(separator: "\n")
                 try Data(("# \(s.name): tokens of its seeds (conformance fuzz-corpus)\n" + dict + "\n").utf8)
                     .write(to: out.appendingPathComponent("\(s.name).dict"))
-                print("\(s.name): \(names.count) seed(s)\(all.count > kept.count ? ", \(all.count - kept.count) over \(maxSeed) bytes left out" : ""), \(s.dictionary(seeds: kept).count) token(s)")
+                print("\(s.name): \(names.count) seed(s)\(all.count > kept.count ? ", \(all.count - kept.count) over \(maxSeed) bytes left out" : ""), \(tokens.count) token(s)")
             } catch {
                 return CLI.fail("cannot write \(dir.path): \(error)", code: 3)
             }
