@@ -47,12 +47,7 @@ public struct EdgeAudit: Sendable {
                 let moves = Self.moves(c.input)
                 if moves.isEmpty { line.noInteger += 1; continue }
                 let decided = moves.contains { moved in
-                    let r = Result { () throws(WireError) -> JSONValue in try handler.run(op: c.op, input: moved.json) }
-                    switch (r, c.expected) {
-                    case (.failure(let e), .error(let code)): return e.code != code
-                    case (.success(let v), .output(let o)): return v != o.json
-                    default: return true
-                    }
+                    !c.expected.isMet(by: Result { () throws(WireError) -> JSONValue in try handler.run(op: c.op, input: moved.json) })
                 }
                 seen.insert(c.id)
                 if decided {

@@ -9,12 +9,7 @@ public enum MutantMatrix {
 
     /// True when the reference (with whatever mutant is bound) answers the case as expected.
     public static func passes(_ c: VectorCase, handler: any FormatHandler) -> Bool {
-        let result = Result { () throws(WireError) -> JSONValue in try handler.run(op: c.op, input: c.input.json) }
-        switch (c.expected, result) {
-        case (.output(let o), .success(let got)): return got == o.json
-        case (.error(let code), .failure(let e)): return e.code == code
-        default: return false
-        }
+        c.expected.isMet(by: Result { () throws(WireError) -> JSONValue in try handler.run(op: c.op, input: c.input.json) })
     }
 
     /// The matrix over the given vector files (generated beforehand, with no mutant bound).

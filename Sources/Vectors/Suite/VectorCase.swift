@@ -8,6 +8,16 @@ public struct VectorCase: Sendable {
         case output(CBOR)
         /// The input must be rejected with exactly this code.
         case error(ErrorCode)
+
+        /// Whether the reference's answer is this one: the same output, or a rejection with the
+        /// same code. The mutant matrix and the audits of `conformance coverage` all judge by it.
+        public func isMet(by answer: Result<JSONValue, WireError>) -> Bool {
+            switch (self, answer) {
+            case (.output(let o), .success(let got)): return got == o.json
+            case (.error(let code), .failure(let e)): return e.code == code
+            default: return false
+            }
+        }
     }
 
     public var id: String
