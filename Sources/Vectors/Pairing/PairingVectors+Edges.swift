@@ -135,6 +135,16 @@ extension PairingVectors {
                            rules: ["R13.1-7", "R13.1-2"],
                            B.scenario(values: [("t1", t1)], [pairT1, reset("reset", "{\"fail_saves\":\(literal)}"), helloStep("still-paired", paired: true)]))
         }
+        // The largest unsigned integer is one (§2.2 rule 3): a reader that keeps fail_saves in a
+        // signed 64-bit integer, or caps it at 2^63 - 1, refuses it.
+        try b.scenario("hooks/fail-saves-uint64-max", "fail_saves 2^64 − 1, the largest unsigned integer: 204, and the next save fails (2^64 is refused: hooks/fail-saves-beyond-uint64)",
+                       rules: ["R13.1-2", "R13.1-7"],
+                       B.scenario(values: [("t1", t1)], [
+                           B.step("reset-max", B.request("POST", "/conformance/reset", headers: [("Content-Type", "application/json")], text: "{\"fail_saves\":18446744073709551615}"),
+                                  B.expect(204, empty: true)),
+                           pairStep("save-fails", "${t1}", 400),
+                           helloStep("still-unpaired", paired: false),
+                       ]))
         try b.scenario("hooks/reset-empty-body", "a reset with an empty body reads as {}: 204, and the body is unpaired again",
                        rules: ["R13.1-1", "R13.1-4"],
                        B.scenario(values: [("t1", t1)], [pairT1, B.step("reset", B.request("POST", "/conformance/reset", text: ""), B.expect(204, empty: true)),
