@@ -164,12 +164,7 @@ enum RulesCommand {
     /// The self-audit of the hand-written two-fault cases (TwoFaultAudit): a line per format, a
     /// GAP per case that does not hold two faults decided by the earlier.
     static func twoFaultAudit(_ vectors: URL, exemptions: URL, verbose: Bool) -> Bool {
-        let files = Reference.handlers.compactMap { try? VectorFile.read(format: $0.format, in: vectors) }
-        let exempt: [String: String]
-        do { exempt = try InputCoverage.exemptions(at: exemptions.appendingPathComponent(TwoFaultAudit.pendingFile)) } catch {
-            print("GAP \(error)")
-            return false
-        }
+        guard let (files, exempt) = filesAndList(vectors, exemptions, TwoFaultAudit.pendingFile) else { return false }
         let a = TwoFaultAudit(files: files, pending: exempt)
         for l in a.lines where l.cases > 0 {
             print("\(l.pending == 0 ? "met     " : "PENDING ") two-fault audit \(l.format): \(l.audited) of \(l.cases) hand-written two-fault cases hold two faults decided by the earlier; \(l.pending) pending (\(TwoFaultAudit.pendingFile))")
@@ -179,15 +174,20 @@ enum RulesCommand {
         return a.isClean
     }
 
+    /// Every format's committed vector file, and one of the `coverage/` lists (case or member →
+    /// reason); nil, with a GAP printed, when the list cannot be read.
+    static func filesAndList(_ vectors: URL, _ exemptions: URL, _ list: String) -> ([VectorFile], [String: String])? {
+        let files = Reference.handlers.compactMap { try? VectorFile.read(format: $0.format, in: vectors) }
+        do { return (files, try InputCoverage.exemptions(at: exemptions.appendingPathComponent(list))) } catch {
+            print("GAP \(error)")
+            return nil
+        }
+    }
+
     /// The self-audit of the hand-written edge cases (EdgeAudit): a line per format, a GAP per
     /// undecided case with no reason in edges-pending.tsv.
     static func edgeAudit(_ vectors: URL, exemptions: URL) -> Bool {
-        let files = Reference.handlers.compactMap { try? VectorFile.read(format: $0.format, in: vectors) }
-        let pending: [String: String]
-        do { pending = try InputCoverage.exemptions(at: exemptions.appendingPathComponent(EdgeAudit.pendingFile)) } catch {
-            print("GAP \(error)")
-            return false
-        }
+        guard let (files, pending) = filesAndList(vectors, exemptions, EdgeAudit.pendingFile) else { return false }
         let a = EdgeAudit(files: files, pending: pending)
         for l in a.lines {
             print("\(l.undecided.isEmpty ? "met     " : "PENDING ") edge audit \(l.format): \(l.audited) of \(l.cases) hand-written edge cases answer otherwise when one integer of the input moves one step; "
@@ -199,12 +199,7 @@ enum RulesCommand {
 
     /// The axis "input members × battery" (InputCoverage): one line per format, a GAP per miss.
     static func inputCoverage(_ vectors: URL, exemptions: URL) -> Bool {
-        let files = Reference.handlers.compactMap { try? VectorFile.read(format: $0.format, in: vectors) }
-        let exempt: [String: String]
-        do { exempt = try InputCoverage.exemptions(at: exemptions.appendingPathComponent(InputCoverage.exemptionFile)) } catch {
-            print("GAP \(error)")
-            return false
-        }
+        guard let (files, exempt) = filesAndList(vectors, exemptions, InputCoverage.exemptionFile) else { return false }
         let c = InputCoverage(files: files, exempt: exempt)
         for l in c.lines {
             print("inputs \(l.format): \(l.members) members, \(l.covered + l.exempt) of \(l.required) (member, spelling) covered (\(l.exempt) exempt); "
