@@ -167,7 +167,7 @@ enum RulesCommand {
         guard let (files, exempt) = filesAndList(vectors, exemptions, TwoFaultAudit.pendingFile) else { return false }
         let a = TwoFaultAudit(files: files, pending: exempt)
         for l in a.lines where l.cases > 0 {
-            print("\(l.pending == 0 ? "met     " : "PENDING ") two-fault audit \(l.format): \(l.audited) of \(l.cases) hand-written two-fault cases hold two faults decided by the earlier; \(l.pending) pending (\(TwoFaultAudit.pendingFile))")
+            print("\(l.pending == 0 ? "met     " : "PENDING ") two-fault audit \(l.format): \(l.audited) of \(l.cases) hand-written two-fault cases hold two faults decided by the earlier (\(l.byModel) by their generator's fault model); \(l.pending) pending (\(TwoFaultAudit.pendingFile))")
         }
         for f in a.findings { print("GAP two-faults \(f.id): \(f.problem)") }
         for p in a.problems { print("GAP two-faults \(p)") }

@@ -173,3 +173,50 @@ extension TwoFaultAuditTests {
         #expect(gap.problems.count == 1 && gap.problems[0].hasPrefix("tiebreak:R12.5-5: no case pinning R12.5-5"))
     }
 }
+
+extension TwoFaultAuditTests {
+    static func syncOfferRun(_ op: String, _ input: CBOR) -> Result<JSONValue, WireError> {
+        Result { () throws(WireError) -> JSONValue in try SyncOfferHandler().run(op: op, input: input.json) }
+    }
+
+    /// sync_offer's receive cases whose two faults live in one offer are audited by their
+    /// generator's model, against the committed file; a model that is not its case, whose faults
+    /// are not faults, or that names its faults in the wrong order fails, each with its reason.
+    @Test func aFaultModelDecidesTheCasesItBuilds() throws {
+        let file = try Self.committed("sync_offer")
+        let models = try TwoFaultModels.of(format: "sync_offer")
+        #expect(models.count == 5)
+        let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("sync_offer"))
+        #expect(audit.isClean)
+        #expect(audit.lines.first?.byModel == 5)
+        let byID = Dictionary(file.cases.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for m in models {
+            let c = try #require(byID[m.id])
+            #expect(m.audit(c, run: Self.syncOfferRun) == nil, "\(m.id)")
+        }
+
+        let cap = try #require(models.first { $0.id == "sync_offer/receive/order/cap-before-size" })
+        let c = try #require(byID[cap.id])
+        // The faults named the other way round: the size fault alone is not the case's answer.
+        let swapped = TwoFaultModel(cap.id, op: "receive", first: "size", second: "cap") { try cap.build($0) }
+        #expect(swapped.audit(c, run: Self.syncOfferRun)?.hasPrefix("fault size alone gives output") == true)
+        // A "second fault" that changes nothing: the cap alone, the size always right.
+        let oneFault = TwoFaultModel(cap.id, op: "receive", first: "cap", second: "size") { s in
+            try cap.build(FaultSet(on: s.has("cap") ? ["cap", "size"] : []))
+        }
+        #expect(oneFault.audit(c, run: Self.syncOfferRun)?.hasPrefix("fault size alone answers as no fault") == true)
+        // A model that builds another input than the committed case.
+        let other = TwoFaultModel(cap.id, op: "receive", first: "cap", second: "size") { s in
+            try cap.build(s).setting("max_blob_bytes", .unsigned(1))
+        }
+        #expect(other.audit(c, run: Self.syncOfferRun) == "its model with both faults on is not the case's input")
+        // A model naming a case that is not a hand-written two-fault case is a problem, not
+        // silently unaudited.
+        var problems: [String] = []
+        var unflagged = file
+        let i = try #require(unflagged.cases.firstIndex { $0.id == cap.id })
+        unflagged.cases[i].flags.removeAll { $0 == "two-faults" }
+        #expect(TwoFaultAudit.models(of: unflagged, problems: &problems).count == 4)
+        #expect(problems == ["two-fault model \(cap.id) names no hand-written two-fault case of sync_offer"])
+    }
+}

@@ -35,6 +35,8 @@ public struct TwoFaultAudit: Sendable {
         public var format: String
         public var cases: Int
         public var audited: Int
+        /// Of `audited`, the cases audited by their generator's fault model (`TwoFaultModel`).
+        public var byModel: Int
         public var pending: Int
     }
 
@@ -72,10 +74,18 @@ public struct TwoFaultAudit: Sendable {
             let source = InputFacets.sourceCases(file.cases)
             var accepted: [String: [VectorCase]] = [:]
             for c in source { if case .output = c.expected { accepted[c.op, default: []].append(c) } }
-            var line = FormatLine(format: file.format, cases: 0, audited: 0, pending: 0)
+            var line = FormatLine(format: file.format, cases: 0, audited: 0, byModel: 0, pending: 0)
+            let models = Self.models(of: file, problems: &problems)
             for c in source where Self.isHandWritten(c) {
                 line.cases += 1
-                let problem = Self.audit(c, accepted: accepted[c.op] ?? [], neighbours: neighbours[c.id] ?? [], handler: handler)
+                let problem: String?
+                if let m = models[c.id] {
+                    problem = m.audit(c, run: { op, input in Result { () throws(WireError) -> JSONValue in try handler.run(op: op, input: input.json) } })
+                        .map { "by its fault model: \($0)" }
+                    if problem == nil { line.byModel += 1 }
+                } else {
+                    problem = Self.audit(c, accepted: accepted[c.op] ?? [], neighbours: neighbours[c.id] ?? [], handler: handler)
+                }
                 if let problem {
                     if exempt[c.id] != nil {
                         line.pending += 1
@@ -96,6 +106,26 @@ public struct TwoFaultAudit: Sendable {
         self.problems = problems
         self.lines = lines
         self.findings = findings
+    }
+
+    /// The generator's fault models of `file`'s cases, by case id. A model must name a
+    /// hand-written two-fault case of the file: one naming anything else is audited nowhere.
+    static func models(of file: VectorFile, problems: inout [String]) -> [String: TwoFaultModel] {
+        let models: [TwoFaultModel]
+        do { models = try TwoFaultModels.of(format: file.format) } catch {
+            problems.append("\(file.format): its two-fault models do not build: \(error)")
+            return [:]
+        }
+        let handWritten = Set(file.cases.filter(Self.isHandWritten).map(\.id))
+        var out: [String: TwoFaultModel] = [:]
+        for m in models {
+            guard handWritten.contains(m.id) else {
+                problems.append("two-fault model \(m.id) names no hand-written two-fault case of \(file.format)")
+                continue
+            }
+            out[m.id] = m
+        }
+        return out
     }
 
     /// The accepted neighbours named for each two-fault case, from both places a generator names

@@ -120,9 +120,11 @@ enum SyncOfferVectors {
         try importCases(&b, f)
         try scheduleCases(&b)
         try wakeCases(&b)
+        let cases = b.cases + (try SyncOfferFacets.cases(f))
+        try TwoFaultModels.check(try twoFaultModels(f), in: cases, handler: SyncOfferHandler())
         return VectorFile(format: "sync_offer",
                           description: "Snapshot sync: sync_request, sync_offer, sync_ack, the sealed snapshot blob, the receiver procedure, import, re-sends and wake classes (SPEC.md §7), and the §1 CBOR profile inside them",
-                          cases: b.cases + (try SyncOfferFacets.cases(f)))
+                          cases: cases)
     }
 
     // MARK: raw CBOR
