@@ -145,6 +145,25 @@ extension PairingVectors {
                            pairStep("save-fails", "${t1}", 400),
                            helloStep("still-unpaired", paired: false),
                        ]))
+        // R13.1-10: a hook answers POST only, before the bearer check. Unpaired, a reader that
+        // asks for the token first answers 401; paired, one that reads PUT (which sorts after
+        // POST) or GET (before it) as the reset's method unpairs the body.
+        for method in ["GET", "PUT", "DELETE"] {
+            try b.scenario("hooks/reset-method-\(method.lowercased())-unpaired", "\(method) /conformance/reset on a fresh service: 404 (no hook; the bearer check is not reached), and it stays unpaired",
+                           rules: ["R13.1-10"],
+                           B.scenario([B.step("reset-\(method.lowercased())", B.request(method, "/conformance/reset"), B.expect(404)), helloStep("unpaired", paired: false)]))
+            try b.scenario("hooks/reset-method-\(method.lowercased())-keeps-pairing", "\(method) /conformance/reset with a {} body and the token, on a paired body: 404, and it stays paired",
+                           rules: ["R13.1-10", "R13.1-1"],
+                           B.scenario(values: [("t1", t1)], [pairT1,
+                                                             B.step("reset-\(method.lowercased())", B.request(method, "/conformance/reset", headers: [("Authorization", "Bearer ${t1}"), ("Content-Type", "application/json")], text: "{}"),
+                                                                    B.expect(404)),
+                                                             helloStep("still-paired", paired: true)]))
+        }
+        for (name, path) in [("other", "/conformance/other"), ("reset-slash", "/conformance/reset/"), ("session", "/conformance/session")] {
+            try b.scenario("hooks/no-hook-\(name)", "POST \(path), unpaired: no such hook, 404 before the bearer check",
+                           rules: ["R13.1-10"],
+                           B.scenario([B.step("post", B.request("POST", path, headers: [("Content-Type", "application/json")], text: "{}"), B.expect(404)), helloStep("unpaired", paired: false)]))
+        }
         try b.scenario("hooks/reset-empty-body", "a reset with an empty body reads as {}: 204, and the body is unpaired again",
                        rules: ["R13.1-1", "R13.1-4"],
                        B.scenario(values: [("t1", t1)], [pairT1, B.step("reset", B.request("POST", "/conformance/reset", text: ""), B.expect(204, empty: true)),

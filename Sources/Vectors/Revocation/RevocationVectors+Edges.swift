@@ -212,6 +212,24 @@ extension RevocationVectors {
                        B.scenario(values: keys, [sessionStep("lower", "acct-a"), sessionStep("upper", "ACCT-A"), register("register", "lower", "${k1}", 200),
                                                  siblings("upper-has-none", "upper", []), siblings("lower-has-it", "lower", [keys[0].1]),
                                                  userPubkeys("upper-lookup", "ACCT-A", []), userPubkeys("lower-lookup", "acct-a", [keys[0].1])]))
+        // R13.1-10: the hooks answer POST only; another method on a hook's path is no hook (404)
+        // and resets nothing, mints nothing.
+        for method in ["GET", "PUT", "DELETE"] {
+            try b.scenario("hooks/reset-method-\(method.lowercased())", "\(method) /conformance/reset with a {} body: 404, and the registered device stays",
+                           rules: ["R13.1-10", "R13.1-1"],
+                           scenario([withAlice, registerK1,
+                                     B.step("reset-\(method.lowercased())", B.request(method, "/conformance/reset", headers: [("Content-Type", "application/json")], text: "{}"), B.expect(404)),
+                                     selfStatus("still-registered", "${k1}", registered: true, revoked: false)]))
+            try b.scenario("hooks/session-method-\(method.lowercased())", "\(method) /conformance/session with a good body: 404, no session minted",
+                           rules: ["R13.1-10", "R13.4-1"],
+                           scenario([B.step("session-\(method.lowercased())", B.request(method, "/conformance/session", headers: [("Content-Type", "application/json")], text: "{\"user_id\":\"\(alice)\"}"),
+                                            B.expect(404))]))
+        }
+        for (name, path) in [("other", "/conformance/other"), ("reset-slash", "/conformance/reset/"), ("session-slash", "/conformance/session/")] {
+            try b.scenario("hooks/no-hook-\(name)", "POST \(path): no such hook, 404",
+                           rules: ["R13.1-10"],
+                           scenario([B.step("post", B.request("POST", path, headers: [("Content-Type", "application/json")], text: "{\"user_id\":\"\(alice)\"}"), B.expect(404))]))
+        }
         for (name, what, body) in HTTPEdges.badBodies("{\"x\":0}") where name != "empty" {
             try b.scenario("hooks/reset-body-\(name)", "a reset body that is \(what): 400, and the registered device stays",
                            rules: ["R13.1-7", "R13.1-6"],

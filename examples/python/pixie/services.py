@@ -135,7 +135,7 @@ class PairingService:
             if setup is None or not self.reset(setup):
                 return json_answer(400, {"error": "setup must be a JSON object"})
             return Answer(204)
-        if not self.admits(headers):
+        if not self.admits(headers) and not (hooks_enabled() and path.startswith("/conformance/")):  # no hook: 404 (R13.1-10)
             return json_answer(401, {"error": "unauthorized"})
         if (method, path) == ("GET", "/status"):  # R13.2-17
             return json_answer(200, {"paired": True, "wire": self.WIRE})
