@@ -185,10 +185,10 @@ extension TwoFaultAuditTests {
     @Test func aFaultModelDecidesTheCasesItBuilds() throws {
         let file = try Self.committed("sync_offer")
         let models = try TwoFaultModels.of(format: "sync_offer")
-        #expect(models.count == 5)
+        #expect(models.count == 6)
         let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("sync_offer"))
         #expect(audit.isClean)
-        #expect(audit.lines.first?.byModel == 5)
+        #expect(audit.lines.first?.byModel == 6)
         let byID = Dictionary(file.cases.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for m in models {
             let c = try #require(byID[m.id])
@@ -216,7 +216,7 @@ extension TwoFaultAuditTests {
         var unflagged = file
         let i = try #require(unflagged.cases.firstIndex { $0.id == cap.id })
         unflagged.cases[i].flags.removeAll { $0 == "two-faults" }
-        #expect(TwoFaultAudit.models(of: unflagged, problems: &problems).count == 4)
+        #expect(TwoFaultAudit.models(of: unflagged, problems: &problems).count == 5)
         #expect(problems == ["two-fault model \(cap.id) names no hand-written two-fault case of sync_offer"])
     }
 }

@@ -747,6 +747,17 @@ enum AccountStateVectors {
                      rules: ["11.5-7", "11.5-4", "11.2-9"], flags: ["two-faults"],
                      input: openInput(try sealRaw(le32(2) + [1, 0, 0, 0, 0x62] + le64(1) + phone + [0] + [1, 0, 0, 0, 0x61] + le64(1) + phone + [0] + le32(0), key: k1, epoch: 1),
                                       seed: seedKey, accepted: [(1, k1)]), .accountStateUnsortedKeys)
+        // The fixed lengths with an authentic tag (limit/v0-length-at and …/v1-length-at cannot
+        // verify, so a reader whose length test is `<=` answers them as they expect): the empty
+        // plaintext sealed is exactly 44 bytes as v0 and 56 as v1, and opens, so the plaintext's
+        // own error is what a right reader reports (cosmic-ray survivors of pixie's length tests
+        // written `<=`, issue 25).
+        let v0At = try sealRaw([], key: seedKey, epoch: nil), v1At = try sealRaw([], key: k1, epoch: 1)
+        try check(v0At.count == 44 && v1At.count == 56, "the empty plaintext sealed is 44 bytes as v0, 56 as v1")
+        try b.reject("open", "limit/v0-authentic-44-bytes", "a v0 blob of exactly 44 bytes sealing the empty plaintext: the tag verifies, so account_state_truncated (not blob_truncated, not auth_failed)",
+                     rules: ["11.5-5", "11.5-7", "11.2-6"], flags: ["edge"], input: openInput(v0At, seed: seedKey, accepted: []), .accountStateTruncated)
+        try b.reject("open", "limit/v1-authentic-56-bytes", "a v1 blob of exactly 56 bytes sealing the empty plaintext under accepted epoch 1: account_state_truncated",
+                     rules: ["11.5-5", "11.5-7", "11.2-6"], flags: ["edge"], input: openInput(v1At, seed: nil, accepted: [(1, k1)]), .accountStateTruncated)
     }
 
     // MARK: §11.6 slot keys

@@ -314,6 +314,13 @@ enum ReconcileVectors {
                        request: ReconcileRequest(namespace: .settings, buckets: []).tree,
                        replica: .object([("rows", .array(settingsRows.map(\.tree))), ("tombstones", .text("zz")), ("vectors", .array([]))]),
                        rules: ["R5.4-2", "R5.4-6"], .same(as: ReconcileOutput.response(sresp)))
+        // A settings key repeated in replica.rows: the rows are a key-value store, so a repeat
+        // is duplicate_key as for every other namespace (a cosmic-ray survivor of pixie's settings
+        // responder without its repeat check, issue 25).
+        try respondRun("replica/settings-key-twice", "a settings replica holding one key twice: duplicate_key, as for the keyed namespaces",
+                       request: ReconcileRequest(namespace: .settings, buckets: []).tree,
+                       replica: .object([("rows", .array([settingsRows[0].tree, settingsRows[1].tree, settingsRows[0].tree]))]),
+                       rules: ["R5.4-2"], .error(.duplicateKey))
 
         // Output integers beyond 2^53 are decimal strings; text as held.
         var sagas = rows(.saga, 0..<2)
@@ -494,6 +501,17 @@ enum ReconcileVectors {
                      rules: ["R5.3-8", "R5.3-10"], .error(.frameBadType))
         try b.decode("decode/inverted-range", "a bucket whose lo is above its hi: frame_not_tiling", reqJSON(mutate(1) { e in
             set(&e, "hi", .bytes([0x00])) }).replacingOccurrences(of: "\"hi\":\"00\"", with: "\"hi\":\"00\""), rules: ["R5.3-11"], .error(.frameNotTiling))
+        // decode/empty-range and decode/inverted-range also break the chain (the changed hi is not
+        // the next lo), so a reader without the lo < hi test refuses them too. Here the chain
+        // holds: bucket 1 is [lo, lo) and bucket 2 starts at the same lo, and only the empty
+        // range is wrong (a cosmic-ray survivor of pixie's `lo < hi` written `<=`, issue 25).
+        var chainedEmpty = mutate(1) { e in if let lo = e.first(where: { $0.key == .text("lo") })?.value { set(&e, "hi", lo) } }
+        if case .map(let e1) = good[1], let lo = e1.first(where: { $0.key == .text("lo") })?.value, case .map(var e2) = chainedEmpty[2] {
+            set(&e2, "lo", lo)
+            chainedEmpty[2] = .map(e2)
+        }
+        try b.decode("decode/empty-range-chained", "bucket 1's hi equals its lo and bucket 2 starts at that lo: the chain holds, the empty range alone is frame_not_tiling",
+                     reqJSON(chainedEmpty), rules: ["R5.3-11"], .error(.frameNotTiling))
         try b.decode("decode/order/bucket-before-later-bucket", "bucket 0 with count -1 and bucket 1 without root: frame_negative_count (buckets are read in order)",
                      reqJSON(mutate(0) { set(&$0, "count", .int(-1)) }.enumerated().map { i, t in i == 1 ? without(t, "root") : t }), rules: ["R5.3-10"], twoFaults: true, .error(.frameNegativeCount))
         try b.decode("decode/order/lo-before-root", "a bucket without lo and with a 31-byte root: frame_missing_field (lo is read first)",

@@ -55,6 +55,14 @@ extension SyncOfferVectors {
                 if s.has("unknown") { members.append(("aad", .bytes([1]))) }
                 return receiveInput(offer: enc(.object(members)), requestID: requestID, blob: blob, own: own, sender: own, cap: nil)
             },
+            // The tag of another payload and an unknown member aad, in one offer: the tag is
+            // checked before the member names (R7.2-7).
+            TwoFaultModel("sync_offer/decode_offer/order/type-before-unknown-member", op: "decode_offer", first: "type", second: "unknown") { s in
+                var t = CBOR.object(wireMembers(offerTree))
+                if s.has("type") { t = setting(t, "type", .text("sync_delta")) }
+                if s.has("unknown") { t = setting(t, "aad", .bytes([1])) }
+                return cborInput(enc(t))
+            },
         ]
     }
 }
