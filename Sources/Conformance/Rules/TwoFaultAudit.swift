@@ -292,7 +292,7 @@ enum Difference {
 
     /// Walks `c` against `a`, collecting the places they differ; returns `c` with the places in
     /// `revert` taken from `a` (nil: absent).
-    private static func walk(_ c: CBOR?, _ a: CBOR?, _ path: Path, revert: Set<Path>, trees: Bool = false, found: inout [Path]) -> CBOR? {
+    private static func walk(_ c: CBOR?, _ a: CBOR?, _ path: Path, revert: Set<Path>, trees: Bool, found: inout [Path]) -> CBOR? {
         if c == a { return c }
         guard let c, let a else {
             found.append(path)

@@ -9,6 +9,10 @@ public enum RepeatReading: Sendable, Equatable {
     case first
     case last
 
+    /// The reading a tie-break mutant switches on (`last` before `first` when both are), else
+    /// SPEC's: the one spelling of the five places that read repeats.
+    static func mutated(first: Bool, last: Bool) -> RepeatReading { last ? .last : first ? .first : .refused }
+
     /// The body as a JSON object with one value per member name; nil when it is not one by
     /// §13.1's strict rule (a repeated name included, when refused).
     func object(_ body: [UInt8]) -> JSONValue? {

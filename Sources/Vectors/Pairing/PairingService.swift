@@ -117,10 +117,10 @@ public final class PairingService: HTTPService, @unchecked Sendable {
     }
 
     /// A repeated member name in a body: refused (SPEC [R13.1-6]); the mutants keep one.
-    var repeatedMembers: RepeatReading { on(.pairDuplicateMemberLastWins) ? .last : on(.pairDuplicateMemberFirstWins) ? .first : .refused }
+    var repeatedMembers: RepeatReading { .mutated(first: on(.pairDuplicateMemberFirstWins), last: on(.pairDuplicateMemberLastWins)) }
 
     /// A repeated `Authorization` line: admits nobody (SPEC [R13.2-19]); the mutants read one.
-    var repeatedCredentials: RepeatReading { on(.authLastLineWins) ? .last : on(.authFirstLineWins) ? .first : .refused }
+    var repeatedCredentials: RepeatReading { .mutated(first: on(.authFirstLineWins), last: on(.authLastLineWins)) }
 
     /// The token rule (SPEC [R13.2-8]): exactly 64 bytes, each one of `0-9a-f`.
     static func isWellFormed(_ token: String, mutant: Mutant?) -> Bool {

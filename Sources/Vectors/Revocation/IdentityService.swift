@@ -64,7 +64,7 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
     /// SPEC [R13.4-15], by RFC 9110 §11.1 and §11.4 and RFC 6750 §2.1: exactly one field line,
     /// the scheme `Bearer` in any case, one or more spaces, then the token, compared byte for byte.
     func session(_ r: HTTPRequest) -> String? {
-        let repeats: RepeatReading = on(.sessionLastLineWins) ? .last : on(.sessionFirstLineWins) ? .first : .refused
+        let repeats: RepeatReading = .mutated(first: on(.sessionFirstLineWins), last: on(.sessionLastLineWins))
         guard let h = repeats.onlyValue(r.values("Authorization")) else { return nil }
         let scheme = Array("bearer".utf8)
         guard h.count > scheme.count, h.prefix(scheme.count).map(HTTPField.lower) == scheme, h[scheme.count] == 0x20 else { return nil }
@@ -88,7 +88,7 @@ public final class IdentityService: HTTPService, @unchecked Sendable {
     }
 
     func readPubkey(_ body: [UInt8]) -> (key: [UInt8], hex: String)? {
-        let repeats: RepeatReading = on(.registerDuplicateLastWins) ? .last : on(.registerDuplicateFirstWins) ? .first : .refused
+        let repeats: RepeatReading = .mutated(first: on(.registerDuplicateFirstWins), last: on(.registerDuplicateLastWins))
         guard let hex = repeats.stringMember("pubkey_hex", of: body) else { return nil }
         return parseKey(hex)
     }

@@ -52,7 +52,7 @@ public enum SelfStatusOutcome {
     /// `revoked` when the body is `{"registered": bool, "revoked": bool, …}`, else nil. The mutants
     /// read by truthiness, take `registered: false` as revoked, or keep one of a repeated name.
     static func readRevoked(_ body: String?, mutant: Mutant?) -> Bool? {
-        let repeats: RepeatReading = mutant == .clientDuplicateLastWinsStatus ? .last : mutant == .clientDuplicateFirstWinsStatus ? .first : .refused
+        let repeats: RepeatReading = .mutated(first: mutant == .clientDuplicateFirstWinsStatus, last: mutant == .clientDuplicateLastWinsStatus)
         guard let body, let v = repeats.object(Array(body.utf8)) else { return nil }
         if mutant == .clientRevokedTruthy {
             guard let r = v["revoked"] else { return nil }
