@@ -160,6 +160,7 @@ extension SyncOfferVectors {
         var noteUnsorted = SampleRows.typical(.notebook)
         noteUnsorted["tags"] = .textSet(["food", "Zest"])
         let contact = rowTree(SampleRows.typical(.contacts))
+        let repeatedReaction = CBOR.object([("emoji", .text("\u{1F44D}")), ("reactor", .bytes([UInt8](repeating: 0x07, count: 32)))])
         let v1 = ("version", CBOR.unsigned(1))
         let noNS = ("namespaces", CBOR.object([]))
         let cases: [(String, String, [UInt8], ErrorCode, [String])] = [
@@ -185,6 +186,12 @@ extension SyncOfferVectors {
             ("row-date-as-text", "updatedAt as text", oneNamespace("plans", [planWith("updatedAt", .text("2026-01-01"))]), .syncBadType, ["R7.4-12", "R7.4-4"]),
             ("row-int-below-int64", "priority below -2^63", oneNamespace("plans", [planWith("priority", .negative(UInt64(Int64.max) + 1))]), .syncBadValue, ["R7.4-12", "R7.4-4"]),
             ("row-text-set-unsorted", "tags not in UTF-8 byte order (food before Zest)", oneNamespace("notebook", [.object(wireMembers(noteUnsorted.tree))]), .syncBadValue, ["R7.4-12", "R7.4-5"]),
+            // Strictly greater: an element equal to the one before is refused like a smaller one
+            // (a cosmic-ray survivor of pixie's `>` written `>=`, issue 25).
+            ("row-text-set-repeated", "tags [food, food]: an element equal to the one before it is not strictly greater",
+             oneNamespace("notebook", [setting(rowTree(SampleRows.typical(.notebook)), "tags", .array([.text("food"), .text("food")]))]), .syncBadValue, ["R7.4-12", "R7.4-5"]),
+            ("row-reaction-set-repeated", "one reaction listed twice in a message's reactions: not strictly increasing",
+             oneNamespace("messages", [setting(rowTree(SampleRows.typical(.messages)), "reactions", .array([repeatedReaction, repeatedReaction]))]), .syncBadValue, ["R7.4-12", "R7.4-5"]),
             // Missing, null, extra at every level.
             ("version-null", "version null", snap([("version", .null), noNS]), .syncBadType, ["R7.4-9"]),
             ("namespaces-null", "namespaces null: null is not an empty store", snap([v1, ("namespaces", .null)]), .syncBadType, ["R7.4-10"]),
