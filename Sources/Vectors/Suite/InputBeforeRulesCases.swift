@@ -59,7 +59,9 @@ public enum InputBeforeRulesCases {
             var keys: [String] = []
             // A facet's order case is a base only where no other case is rejected with the code:
             // they are derived too, and a new facet must not move the base (and so the bytes) of
-            // a committed case.
+            // a committed case. A hand-written case flagged `not-a-base` likewise: a case added
+            // after the derived cases of its code were committed (often a boundary, the smallest
+            // input of its code) carries it, so that it does not move their base either.
             var derived = Set<String>()
             for c in source where (scope.ops?.contains(c.op) ?? true) {
                 guard case .map = c.input, members[c.op, default: []].count > 1 else { continue }
@@ -70,7 +72,7 @@ public enum InputBeforeRulesCases {
                     guard !code.rawValue.hasPrefix("input_"), code != .unknownOp else { continue }
                     let key = "\(c.op)\u{0}\(code.rawValue)"
                     let size = CBORWriter.encode(c.input).count
-                    let isDerived = c.flags.contains(where: isFacetOrder)
+                    let isDerived = c.flags.contains(where: isFacetOrder) || c.flags.contains(notABase)
                     if smallest[key] == nil { keys.append(key) }
                     if let s = smallest[key] {
                         // Keep a hand-written base over a derived one, else the smaller.
@@ -90,6 +92,9 @@ public enum InputBeforeRulesCases {
     }
 
     static func isFacetOrder(_ flag: String) -> Bool { flag.hasPrefix("facet:order:") }
+
+    /// The flag of a hand-written case that is never preferred as a base (see `targets`).
+    public static let notABase = "not-a-base"
 
     public static func derive(_ handler: any FormatHandler, from file: VectorFile) throws -> [VectorCase] {
         let existing = Set(file.cases.map(\.id))
