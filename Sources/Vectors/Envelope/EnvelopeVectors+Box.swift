@@ -102,7 +102,7 @@ extension EnvelopeVectors {
         // Three bytes are enough to read the length field: a wrong one is named at exactly three
         // (a reader whose `< 3` is `<= 3` calls it truncated; a cosmic-ray boundary survivor).
         try open("layout/header-only-wrong-length", "three bytes 01 0440: the length field is all there and wrong, envelope_kem_ciphertext_length",
-                 [0x01, 0x04, 0x40], rules: ["14.3-3", "14.3-4"], flags: ["edge", InputBeforeRulesCases.notABase], .envelopeKEMCiphertextLength)
+                 [0x01, 0x04, 0x40], rules: ["14.3-3", "14.3-4"], flags: [InputBeforeRulesCases.notABase], .envelopeKEMCiphertextLength)
         try open("layout/header-and-enc", "header and enc, no tag", Array(good.prefix(1123)), rules: ["14.3-3"], .envelopeTruncated)
         try open("layout/one-short-of-minimum", "1,138 bytes: the empty-plaintext box without its last byte", Array(empty.dropLast()), rules: ["14.3-3"],
                  .envelopeTruncated)

@@ -162,8 +162,8 @@ extension EnvelopeVectors {
         try layout("enc-length-0461", "length field 0461", [0x02, 0x00, 0x04, 0x61] + Array(base[4...]), .envelopeKEMCiphertextLength)
         // Each field is judged as soon as its bytes are all there, at exactly that length (a
         // reader whose `< 2` or `< 4` is `<=` calls these truncated; cosmic-ray boundary survivors).
-        try layout("two-bytes-wake-ff", "exactly two bytes, 02 ff: the wake byte is there and wrong", [0x02, 0xff], flags: ["edge", InputBeforeRulesCases.notABase], .envelopeBadWakeClass)
-        try layout("four-bytes-length-0440", "exactly four bytes, 02 00 0440: the length field is all there and wrong", [0x02, 0x00, 0x04, 0x40], flags: ["edge", InputBeforeRulesCases.notABase], .envelopeKEMCiphertextLength)
+        try layout("two-bytes-wake-ff", "exactly two bytes, 02 ff: the wake byte is there and wrong", [0x02, 0xff], flags: [InputBeforeRulesCases.notABase], .envelopeBadWakeClass)
+        try layout("four-bytes-length-0440", "exactly four bytes, 02 00 0440: the length field is all there and wrong", [0x02, 0x00, 0x04, 0x40], flags: [InputBeforeRulesCases.notABase], .envelopeKEMCiphertextLength)
         try layout("header-and-enc", "header and enc, no tag", Array(base.prefix(4 + 1120)), .envelopeTruncated)
         try layout("one-short-of-minimum", "1,139 bytes: one short of the smallest envelope", Array(base.prefix(1139)), .envelopeTruncated)
         try layout("order-kind-before-truncation", "one byte 01: wrong kind and truncated", [0x01], flags: ["two-faults"], .envelopeWrongKind)
