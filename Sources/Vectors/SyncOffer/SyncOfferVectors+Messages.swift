@@ -45,8 +45,12 @@ extension SyncOfferVectors {
         valid.append(("valid/size-zero", "size_bytes 0 decodes (the receiver, not the decoder, refuses a blob shorter than a tag)", off, SyncOfferOutput.offer(o), ["R7.1-1"]))
         valid.append(("valid/ok-false", "a refusal", ack, SyncOfferOutput.ack(SyncAck(requestID: f.requestID, ok: false)), []))
         // Integer edges: the head widths and the JSON number/string boundary at 2^53.
-        for (name, v) in [("1", UInt64(1)), ("23", 23), ("24", 24), ("2p53-minus-1", (1 << 53) - 1), ("2p53", 1 << 53), ("2p53-plus-1", (1 << 53) + 1),
-                          ("2p63-minus-1", UInt64(Int64.max)), ("2p63", 1 << 63), ("2p64-minus-2", UInt64.max - 1)] {
+        let edges: [(String, UInt64)] = [("1", UInt64(1)), ("23", 23), ("24", 24), ("2p53-minus-1", (1 << 53) - 1), ("2p53", 1 << 53), ("2p53-plus-1", (1 << 53) + 1),
+                          ("2p63-minus-1", UInt64(Int64.max)), ("2p63", 1 << 63), ("2p64-minus-2", UInt64.max - 1),
+                          // Each head width's last value and the next, written as well as read (a
+                          // writer whose width test is `<=` fails to write 256, 65536, 2^32).
+                          ("255", 255), ("256", 256), ("65535", 65_535), ("65536", 65_536), ("2p32-minus-1", (1 << 32) - 1), ("2p32", 1 << 32)]
+        for (name, v) in edges {
             valid.append(("int/timestamp-\(name)", "timestamp_ms \(v): a decoder or JSON writer that goes through a double or an Int64 gets it wrong", req, ts(v), ["R7.9-3", "R1-1", "R2.4-1", "R2.4-2"]))
         }
         o.sizeBytes = UInt64.max
