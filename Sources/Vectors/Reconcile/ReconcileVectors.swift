@@ -445,6 +445,32 @@ enum ReconcileVectors {
         for (name, comment, t, code, rules) in rejections {
             try b.decode("decode/\(name)", comment, t, rules: rules, .error(code))
         }
+        // §5.3 step 1 at its edges: a JSON text that ends in a number (a reader that looks one
+        // byte past the end), and each bound of the surrogate ranges, in a member the frame
+        // ignores (boundary survivors of pixie's strict reader, issue 25).
+        for (name, text, code) in [("json-bare-integer", "5", ErrorCode.frameBadType), ("json-bare-negative-zero", "-0", .frameBadType),
+                                   ("json-bare-exponent", "1.5e3", .frameBadType), ("json-minus-alone", "-", .frameInvalidJSON),
+                                   ("json-fraction-ends", "1.", .frameInvalidJSON), ("json-exponent-ends", "1e", .frameInvalidJSON),
+                                   ("json-exponent-sign-ends", "1e+", .frameInvalidJSON), ("json-string-ends", "\"reconcile_req", .frameInvalidJSON),
+                                   ("json-bare-fraction", "1.5", .frameBadType), ("json-bare-fraction-zero", "1.0", .frameBadType),
+                                   ("json-bare-fraction-trailing-zero", "1.50", .frameBadType), ("json-bare-exponent-zero", "1e0", .frameBadType),
+                                   ("json-bare-exponent-ten", "1e10", .frameBadType), ("json-escape-ends", "\"\\", .frameInvalidJSON),
+                                   ("json-bare-fraction-nine", "1.9", .frameBadType), ("json-bare-fraction-trailing-nine", "1.99", .frameBadType),
+                                   ("json-bare-exponent-nine", "1e9", .frameBadType), ("json-bare-exponent-nineteen", "1e19", .frameBadType)] {
+            try b.decode("decode/\(name)", "the whole frame is \(text): \(code.rawValue)", text, rules: ["R5.3-5", "R5.3-6"], .error(code))
+        }
+        let goodText = reqJSON(good)
+        func withIgnored(_ escaped: String) -> String { String(goodText.dropLast()) + ",\"note\":\"" + escaped + "\"}" }
+        for (name, escaped) in [("pair-lowest", "\\ud800\\udc00"), ("pair-highest", "\\udbff\\udfff"), ("pair-high-lowest-low-highest", "\\ud800\\udfff"),
+                                ("below-surrogates", "\\ud7ff"), ("above-surrogates", "\\ue000")] {
+            try b.decode("decode/surrogate-\(name)", "an ignored member holding \(escaped): a scalar value, so the frame reads as without it", withIgnored(escaped),
+                         rules: ["R5.3-5", "R5.3-8"], flags: ["tolerated"], .same(as: ReconcileOutput.decoded(.request(req))))
+        }
+        for (name, escaped) in [("lone-low-lowest", "\\udc00"), ("lone-low-highest", "\\udfff"), ("lone-high-highest", "\\udbff"),
+                                ("high-then-below-low", "\\ud800\\udbff"), ("high-then-above-low", "\\ud800\\ue000"), ("below-high-then-low", "\\ud7ff\\udc00")] {
+            try b.decode("decode/surrogate-\(name)", "an ignored member holding \(escaped): not a scalar value, frame_invalid_json", withIgnored(escaped),
+                         rules: ["R5.3-5"], .error(.frameInvalidJSON))
+        }
         try b.decode("decode/count-string", "count written as the decimal string \"1\": accepted like a number (frame integers follow §2.2)",
                      reqJSON(mutate(1) { set(&$0, "count", .text("1")) }), rules: ["R5.3-9"], .ok)
 
