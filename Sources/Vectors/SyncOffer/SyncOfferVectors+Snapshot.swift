@@ -70,6 +70,14 @@ extension SyncOfferVectors {
                  try SyncSnapshot(rows: [.notebook: [tags]]), rules: [])
         tags["tags"] = .textSet(["\u{e9}", "e\u{301}"])
         try both("unicode/text-set-nfc-and-nfd", "a tag in NFC and the same tag in NFD: two distinct elements, not a duplicate", try SyncSnapshot(rows: [.notebook: [tags]]), rules: [])
+        // §2's JSON number/string boundary on the negative side: −2^53 is a number, −2^53 − 1 a
+        // string (a writer whose lower bound is `<` writes −2^53 as a string; a boundary survivor).
+        for (name, v) in [("minus-2p53", -(Int64(1) << 53)), ("minus-2p53-minus-1", -(Int64(1) << 53) - 1)] {
+            var plan = SampleRows.typical(.plans)
+            plan["priority"] = .int(v)
+            try both("int/priority-\(name)", "a plan's priority \(v): JSON writes it as \(v == -(Int64(1) << 53) ? "a number" : "a decimal string")",
+                     try SyncSnapshot(rows: [.plans: [plan]]), rules: ["R2-3"])
+        }
         var mem = SampleRows.typical(.memory)
         let controls = String(String.UnicodeScalarView((0..<32).compactMap(Unicode.Scalar.init)))
         mem["summary"] = .text(controls + "\u{7f}\u{2028}\u{2029}\"\\/\u{feff}\u{1F600}")
