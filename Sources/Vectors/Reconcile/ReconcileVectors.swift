@@ -538,7 +538,17 @@ enum ReconcileVectors {
         }
         try b.decode("decode/empty-range-chained", "bucket 1's hi equals its lo and bucket 2 starts at that lo: the chain holds, the empty range alone is frame_not_tiling",
                      reqJSON(chainedEmpty), rules: ["R5.3-11"], .error(.frameNotTiling))
-        try b.decode("decode/order/bucket-before-later-bucket", "bucket 0 with count -1 and bucket 1 without root: frame_negative_count (buckets are read in order)",
+                // The same with an inverted range: bucket 1 is [lo, x) with x below lo and bucket 2
+        // starts at x, so the chain holds and only the order of bucket 1's bounds is wrong (a
+        // cosmic-ray survivor of pixie's `lo < hi` written `lo != hi`, issue 25).
+        var chainedInverted = mutate(1) { set(&$0, "hi", .bytes([0x00])) }
+        if case .map(var e2) = chainedInverted[2] {
+            set(&e2, "lo", .bytes([0x00]))
+            chainedInverted[2] = .map(e2)
+        }
+        try b.decode("decode/inverted-range-chained", "bucket 1's hi 00 is below its lo and bucket 2 starts at 00: the chain holds, the inverted range alone is frame_not_tiling",
+                     reqJSON(chainedInverted), rules: ["R5.3-11"], .error(.frameNotTiling))
+try b.decode("decode/order/bucket-before-later-bucket", "bucket 0 with count -1 and bucket 1 without root: frame_negative_count (buckets are read in order)",
                      reqJSON(mutate(0) { set(&$0, "count", .int(-1)) }.enumerated().map { i, t in i == 1 ? without(t, "root") : t }), rules: ["R5.3-10"], twoFaults: true, .error(.frameNegativeCount))
         try b.decode("decode/order/lo-before-root", "a bucket without lo and with a 31-byte root: frame_missing_field (lo is read first)",
                      reqJSON(mutate(1) { set(&$0, "lo", nil); set(&$0, "root", .bytes([UInt8](repeating: 1, count: 31))) }), rules: ["R5.3-10"], twoFaults: true, .error(.frameMissingField))

@@ -30,7 +30,19 @@ enum SyncOfferFacets {
                                           quantity: "the byte length of a reaction's `reactor` in a snapshot row",
                                           bound: "reactor: bstr of 32 bytes", side: .exact, inclusive: true, effect: .refuse(.syncBadLength))
 
-    static let limits = [promiseCap, downloadCap, tagLength, firstResend, lastNext, exhausted, normalizedHashLength, reactorLength]
+    /// §2's integer rendering (R2-3) on both sides, measured where an op's output carries a signed
+    /// integer: a plan's `priority` in `decode_snapshot`. Inside, the vector writes a JSON number;
+    /// beyond, a decimal string (a writer whose bound is `<` or a double in between gets one side
+    /// wrong; pixie's lower bound was such a survivor, issue 25).
+    static let jsonIntegerMax = LimitFacet(rule: "R2-3", name: "positive", format: format,
+                                           quantity: "an output integer as a vector's JSON writes it (a plan's `priority`)",
+                                           bound: "2^53", side: .max, inclusive: true, effect: .behaviour("written as a decimal string"))
+    static let jsonIntegerMin = LimitFacet(rule: "R2-3", name: "negative", format: format,
+                                           quantity: "an output integer as a vector's JSON writes it (a plan's `priority`)",
+                                           bound: "−2^53", side: .min, inclusive: true, effect: .behaviour("written as a decimal string"))
+
+    static let limits = [promiseCap, downloadCap, tagLength, firstResend, lastNext, exhausted, normalizedHashLength, reactorLength,
+                         jsonIntegerMax, jsonIntegerMin]
 
     static func step(_ rule: String, _ a: OrderFacet.Check, _ b: OrderFacet.Check) -> OrderFacet {
         OrderFacet(rule: rule, format: format, checks: [a, b])
@@ -253,6 +265,16 @@ extension SyncOfferFacets {
             let tags: [CBOR] = [.text("food"), .text(m.has("element-2-order") ? "Zest" : "gold"), m.has("element-3-type") ? .unsigned(5) : .text("zest")]
             return V.oneNamespace("notebook", [V.setting(V.rowTree(SampleRows.typical(.notebook)), "tags", .array(tags))])
         }
+
+        // R2-3 on both sides: a plan's priority at ±2^53 and one step either way. The inside
+        // answer is the JSON number; the rendering, not the tree, is what the rule decides.
+        func priority(_ v: Int64) -> CBOR { V.cborInput(V.oneNamespace("plans", [V.setting(V.rowTree(SampleRows.typical(.plans)), "priority", .int(v))])) }
+        func writtenAsNumber(_ v: Int64) -> (CBOR) -> Bool { { out in out.json.compact.contains("\"priority\":\(v)") } }
+        let jsonSafe = Int64(CBOR.jsonSafeInteger)
+        try b.limit(jsonIntegerMax, op: "decode_snapshot", slug: "json-integer-positive", comment: "a plan's priority 2^53 − 1, 2^53 and 2^53 + 1",
+                    input: { d in priority(jsonSafe + Int64(d)) }, inside: { out in writtenAsNumber(jsonSafe - 1)(out) || writtenAsNumber(jsonSafe)(out) })
+        try b.limit(jsonIntegerMin, op: "decode_snapshot", slug: "json-integer-negative", comment: "a plan's priority −2^53 − 1, −2^53 and −2^53 + 1",
+                    input: { d in priority(-jsonSafe + Int64(d)) }, inside: { out in writtenAsNumber(-jsonSafe)(out) || writtenAsNumber(-jsonSafe + 1)(out) })
 
         // R7.4-4's lengths: a message's peerUserIDHash, and the first reaction of a full message.
         let msg = V.rowTree(SampleRows.typical(.messages))
