@@ -21,8 +21,11 @@ command therefore runs on one machine or many.
 
 Prints per target: mutants, killed, survived, timed out, equivalent, incompetent, and the
 kill ratio over non-equivalent mutants; then each survivor with file:line, the operator and
-the mutated text. `equivalent.tsv` lists mutants reasoned equivalent (module, operator, line,
-occurrence, reason); one that gets killed is flagged. Exit 1 when a target has a survivor or a
+the mutated text. `equivalent.tsv` lists mutants reasoned equivalent (module, operator, the
+source line's text, which of that operator's mutants on that line, reason): keyed by the line's
+text, not its number, so an edit elsewhere in the module does not move an entry onto another
+mutant. One that gets killed is flagged, and so is one that names no mutant of today's module
+(stale: its line was changed or removed, so its reason must be looked at again). Exit 1 when a target has a survivor or a
 flagged equivalent, 0 otherwise; `--min-killed PCT` exits 1 only below that kill ratio (or on a
 flagged equivalent); `--report-only` always 0. Timed-out mutants count as killed (a hang fails
 the runner's case timeout).
@@ -122,12 +125,34 @@ def start_worker(directory, port):
 
 
 def load_equivalents():
+    """(module, operator, line text, n) -> reason, from equivalent.tsv."""
     out = {}
     for line in open(os.path.join(HERE, "equivalent.tsv"), encoding="utf-8"):
         if line.strip() and not line.startswith("#"):
-            module, operator, row, occurrence, reason = line.rstrip("\n").split("\t", 4)
-            out[(module, operator, int(row), int(occurrence))] = reason
+            module, operator, text, nth, reason = line.rstrip("\n").split("\t", 4)
+            out[(module, operator, text, int(nth))] = reason
     return out
+
+
+def mutant_keys(db, home):
+    """job_id -> (module, operator, line text, n) for every mutant cosmic-ray found (read before
+    any sampling, so that n, the place of a mutant among its operator's on its line, is the same
+    in a sample and in a full run)."""
+    con = sqlite3.connect(db)
+    specs = con.execute("select job_id, module_path, operator_name, start_pos_row, occurrence from mutation_specs").fetchall()
+    con.close()
+    sources, by_line = {}, {}
+    for job, module_path, op, row, occ in specs:
+        by_line.setdefault((module_path, op, row), []).append((occ, job))
+    keys = {}
+    for (module_path, op, row), found in by_line.items():
+        if module_path not in sources:
+            with open(os.path.join(home, module_path), encoding="utf-8") as f:
+                sources[module_path] = f.read().splitlines()
+        text = sources[module_path][row - 1].strip()
+        for n, (_, job) in enumerate(sorted(found)):
+            keys[job] = (os.path.basename(module_path), op, text, n)
+    return keys
 
 
 def sample(db, n, seed):
@@ -162,19 +187,23 @@ def run_target(target, args, home, urls, equivalents):
     if subprocess.run(["sh", "./judge-%s.sh" % target], cwd=home).returncode != 0:
         raise SystemExit("adequacy.py: the unmutated package fails the judge of %s; fix that first" % target)
     subprocess.run([tool("cosmic-ray"), "init", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL)
+    keys = mutant_keys(db, home)
+    modules = {m for m in TARGETS[target][0]}
+    found = set(keys.values())
+    stale = sorted(k for k in equivalents if k[0] in modules and k not in found)
     if args.sample:
         sample(db, args.sample, args.seed)
     start = time.time()
     subprocess.run([tool("cosmic-ray"), "exec", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.time() - start
     con = sqlite3.connect(db)
-    rows = con.execute("""select s.module_path, s.operator_name, s.start_pos_row, s.occurrence, r.worker_outcome,
-                                 r.test_outcome, r.diff from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
+    rows = con.execute("""select s.job_id, s.start_pos_row, r.worker_outcome, r.test_outcome, r.diff
+                          from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
     con.close()
     counts = dict(mutants=len(rows), killed=0, survived=0, timeout=0, equivalent=0, incompetent=0)
     survivors, flagged = [], []
-    for module_path, op, row, occ, worker, outcome, diff in rows:
-        key = (os.path.basename(module_path), op, row, occ)
+    for job, row, worker, outcome, diff in rows:
+        key = keys[job]
         # The database holds the enums' names (SQLAlchemy's Enum column): TIMEOUT, KILLED.
         worker, outcome = (worker or "").upper(), (outcome or "").upper()
         if worker == "TIMEOUT":
@@ -182,16 +211,17 @@ def run_target(target, args, home, urls, equivalents):
         elif outcome == "KILLED":
             counts["killed"] += 1
             if key in equivalents:
-                flagged.append(key)
+                flagged.append((key[0], row, key[1], key[3], "killed"))
         elif outcome == "SURVIVED":
             if key in equivalents:
                 counts["equivalent"] += 1
             else:
                 counts["survived"] += 1
-                survivors.append(key + (mutated_text(diff),))
+                survivors.append((key[0], row, key[1], key[3], mutated_text(diff)))
         else:
             counts["incompetent"] += 1
-    return counts, sorted(survivors, key=lambda k: (k[0], k[2], k[1], k[3])), flagged, seconds
+    flagged += [(k[0], 0, k[1], k[3], "stale: no line `%s` with that mutant today" % k[2]) for k in stale]
+    return counts, sorted(survivors), flagged, seconds
 
 
 def main():
@@ -239,10 +269,11 @@ def main():
             ratio = 100.0 * (counts["killed"] + counts["timeout"]) / judged if judged else 100.0
             print("%-14s %7d %7d %8d %7d %10d %11d %7.1f%% %8.0f" % (t, counts["mutants"], counts["killed"], counts["survived"],
                                                                    counts["timeout"], counts["equivalent"], counts["incompetent"], ratio, seconds))
-            for module, op, row, occ, text in survivors:
-                print("  survived %s:%d %s (occurrence %d): %s" % (module, row, op, occ, text))
-            for module, op, row, occ in flagged:
-                print("  KILLED BUT LISTED EQUIVALENT %s:%d %s (occurrence %d)" % (module, row, op, occ))
+            for module, row, op, nth, text in survivors:
+                print("  survived %s:%d %s (#%d on its line): %s" % (module, row, op, nth, text))
+            for module, row, op, nth, why in flagged:
+                where = "%s:%d" % (module, row) if row else module
+                print("  LISTED EQUIVALENT, %s: %s %s (#%d on its line)" % (why, where, op, nth))
             sys.stdout.flush()
             failed = failed or bool(survivors or flagged)
             any_flagged = any_flagged or bool(flagged)
