@@ -187,6 +187,14 @@ enum ReconcileVectors {
         let r7 = try respond(&b, "fine/count-catches-equal-root", "the request's only bucket has the responder's two-leaf root but count 1: count differs, rows ship",
                              request: forged, responder: ReplicaNamespace(namespace: ns, rows: two), rules: ["R5.4-3"], flags: ["count"])
         try check(r7?.rows.count == 2, "count compared")
+        // The reverse: the bucket holds the responder's one-leaf root but claims two leaves. A
+        // count compared only for more leaves than claimed (`>` for `!=`) calls it equal (a
+        // cosmic-ray survivor of pixie, issue 25).
+        let forgedAbove = ReconcileRequest(namespace: ns, buckets: [Bucket(lo: [], hi: nil, root: MerkleTree.fold([l0])!, count: 2)])
+        let r7b = try respond(&b, "fine/count-above-equal-root", "the request's only bucket has the responder's one-leaf root but count 2: count differs, the row ships",
+                              request: forgedAbove, responder: ReplicaNamespace(namespace: ns, rows: [two[0]]), rules: ["R5.4-3"],
+                              flags: ["count", InputBeforeRulesCases.notABase])
+        try check(r7b?.rows.count == 1, "a count above the leaves compared")
 
         // Coarse buckets (n > 256): blocks namespace, 600 rows → group size 3.
         let coarse = sortedByKey(rows(.blocks, 0..<601))
@@ -199,6 +207,16 @@ enum ReconcileVectors {
         let r9 = try respond(&b, "coarse/equal", "600 rows each side, identical: no frame", request: coarseReq,
                              responder: ReplicaNamespace(namespace: .blocks, rows: reqRows), rules: ["R5.4-5"], flags: ["coarse"])
         try check(r9 == nil, "coarse equal")
+        // One hand-made bucket of 300 leaves (bucketize never makes one above 256), equal on both
+        // sides: nothing ships. A count compared by identity (CPython caches ints up to 256, the
+        // JVM boxes -128…127 once) calls it mismatched (a cosmic-ray survivor of pixie, issue 25).
+        let wide = Array(coarse.prefix(300))
+        var wideEnc = LeafEncoder()
+        let wideLeaves: [(key: [UInt8], leaf: SHA256Digest)] = try wide.map { (key: $0.keyBytes, leaf: try wideEnc.leaf($0)) }
+        let wideReq = ReconcileRequest(namespace: .blocks, buckets: [Bucket(lo: [], hi: nil, root: try MerkleTree.root(namespace: .blocks, keyedLeaves: wideLeaves), count: 300)])
+        let r9b = try respond(&b, "coarse/one-bucket-300-equal", "one bucket of 300 leaves, the responder's same 300 rows with 300 vectors: root and count equal, no frame (catches counts compared by identity)",
+                              request: wideReq, responder: ReplicaNamespace(namespace: .blocks, rows: wide, vectors: vectorsFor(wide)), rules: ["R5.4-3", "R5.4-5"], flags: ["coarse", "count", InputBeforeRulesCases.notABase])
+        try check(r9b == nil, "a 300-leaf bucket held equal")
 
         // memory: a calendar event on the responder is never shipped.
         let mem = rows(.memory, 0..<3)
@@ -321,6 +339,11 @@ enum ReconcileVectors {
                        request: ReconcileRequest(namespace: .settings, buckets: []).tree,
                        replica: .object([("rows", .array([settingsRows[0].tree, settingsRows[1].tree, settingsRows[0].tree]))]),
                        rules: ["R5.4-2"], .error(.duplicateKey))
+
+        // A keyed namespace's twin: a messages replica holding one row twice (a cosmic-ray
+        // survivor of pixie's row-repeat test written `>`, which never holds).
+        try respondRun("replica/row-key-twice", "a messages replica holding one row twice: duplicate_key", request: req.tree,
+                       replica: .object([("rows", .array([base[0].tree, base[1].tree, base[0].tree]))]), rules: ["R5.4-2"], .error(.duplicateKey))
 
         // Output integers beyond 2^53 are decimal strings; text as held.
         var sagas = rows(.saga, 0..<2)
@@ -538,7 +561,7 @@ enum ReconcileVectors {
         }
         try b.decode("decode/empty-range-chained", "bucket 1's hi equals its lo and bucket 2 starts at that lo: the chain holds, the empty range alone is frame_not_tiling",
                      reqJSON(chainedEmpty), rules: ["R5.3-11"], .error(.frameNotTiling))
-                // The same with an inverted range: bucket 1 is [lo, x) with x below lo and bucket 2
+        // The same with an inverted range: bucket 1 is [lo, x) with x below lo and bucket 2
         // starts at x, so the chain holds and only the order of bucket 1's bounds is wrong (a
         // cosmic-ray survivor of pixie's `lo < hi` written `lo != hi`, issue 25).
         var chainedInverted = mutate(1) { set(&$0, "hi", .bytes([0x00])) }
@@ -548,7 +571,15 @@ enum ReconcileVectors {
         }
         try b.decode("decode/inverted-range-chained", "bucket 1's hi 00 is below its lo and bucket 2 starts at 00: the chain holds, the inverted range alone is frame_not_tiling",
                      reqJSON(chainedInverted), rules: ["R5.3-11"], .error(.frameNotTiling))
-try b.decode("decode/order/bucket-before-later-bucket", "bucket 0 with count -1 and bucket 1 without root: frame_negative_count (buckets are read in order)",
+        // Bucket 0's hi one byte past bucket 1's lo, so the two ranges overlap: the chain broken the
+        // other way round from decode/inverted-range (a reader that refuses only a hi below the
+        // next lo passes it; a cosmic-ray survivor of pixie, issue 25).
+        let overlapping = mutate(0) { e in
+            if case .map(let e1) = good[1], case .bytes(let lo1)? = e1.first(where: { $0.key == .text("lo") })?.value { set(&e, "hi", .bytes(lo1 + [0x00])) }
+        }
+        try b.decode("decode/overlapping-ranges", "bucket 0's hi is one byte past bucket 1's lo, so the ranges overlap: frame_not_tiling",
+                     reqJSON(overlapping), rules: ["R5.3-11"], .error(.frameNotTiling))
+        try b.decode("decode/order/bucket-before-later-bucket", "bucket 0 with count -1 and bucket 1 without root: frame_negative_count (buckets are read in order)",
                      reqJSON(mutate(0) { set(&$0, "count", .int(-1)) }.enumerated().map { i, t in i == 1 ? without(t, "root") : t }), rules: ["R5.3-10"], twoFaults: true, .error(.frameNegativeCount))
         try b.decode("decode/order/lo-before-root", "a bucket without lo and with a 31-byte root: frame_missing_field (lo is read first)",
                      reqJSON(mutate(1) { set(&$0, "lo", nil); set(&$0, "root", .bytes([UInt8](repeating: 1, count: 31))) }), rules: ["R5.3-10"], twoFaults: true, .error(.frameMissingField))
@@ -790,6 +821,15 @@ try b.decode("decode/order/bucket-before-later-bucket", "bucket 0 with count -1 
                                ("tombstones", .array([.bytes([UInt8](repeating: 0xee, count: 16)), .bytes([UInt8](repeating: 0x11, count: 16))]))])
         try dec("out-of-order-canonical", "rows, vectors keys and tombstones received out of order: accepted, output in key order (catches rejecting, or echoing the order received)",
                             outOfOrder, rules: ["R5.3-20", "R5.3-2"], .ok)
+        // Counts above 256 compared as numbers. CPython caches the ints up to 256 and the JVM boxes
+        // -128…127 once, so a repeat check that compares two counts by identity (`is not`, a boxed
+        // `!=`) passes every smaller case and refuses these (cosmic-ray survivors of pixie, issue 25).
+        let many = sortedByKey(self.rows(.messages, 0..<260))
+        let manyDead: [CBOR] = (0..<260).map { i in .bytes([0xd0] + [UInt8](repeating: 0, count: 13) + [UInt8(i >> 8), UInt8(i & 0xff)]) }
+        try dec("many-rows-and-tombstones", "260 distinct rows and 260 distinct tombstones: accepted (catches a repeat check comparing counts by identity)",
+                resp([("rows", .array(many.map(\.tree))), ("tombstones", .array(manyDead))]), rules: ["R5.3-17"], .ok)
+        try dec("settings-many-tombstones", "settings: 260 distinct tombstoned keys: accepted (catches a repeat check comparing counts by identity)",
+                sresp([("entries", .object([])), ("tombstones", .array((0..<260).map { .text("key-\($0 + 1000)") }))]), rules: ["R5.3-17"], .ok)
     }
 
     // MARK: the state_digest advertisement (§5.7)

@@ -72,7 +72,10 @@ public enum InputFacets {
                     if f.length == nil { f.length = read.length }
                     if optional.contains(path) { f.optional = true }
                     if nullable.contains(path) { f.nullable = true }
-                    if let r = baseRank[key], (isOutput && !r.output) || (isOutput == r.output && size < r.size) {
+                    // A case flagged `not-a-base` (SPEC §2.3) never takes a member's base from
+                    // another: it came after the battery cases of that base were committed.
+                    if let r = baseRank[key], !c.flags.contains(InputBeforeRulesCases.notABase),
+                       (isOutput && !r.output) || (isOutput == r.output && size < r.size) {
                         f.baseCase = c.id
                         f.steps = steps
                         baseRank[key] = (isOutput, size)

@@ -21,9 +21,9 @@ command therefore runs on one machine or many.
 
 Prints per target: mutants, killed, survived, timed out, equivalent, incompetent, and the
 kill ratio over non-equivalent mutants; then each survivor with file:line, the operator and
-the mutated text. `equivalent.tsv` lists mutants reasoned equivalent (module, operator, the
-source line's text, which of that operator's mutants on that line, reason): keyed by the line's
-text, not its number, so an edit elsewhere in the module does not move an entry onto another
+the mutated text. `equivalent.tsv` lists mutants reasoned equivalent (module, the function
+around the line, operator, the source line's text, which of that operator's mutants on that
+line, reason): keyed by the line's text, not its number, so an edit elsewhere in the module does not move an entry onto another
 mutant. One that gets killed is flagged, and so is one that names no mutant of today's module
 (stale: its line was changed or removed, so its reason must be looked at again). Exit 1 when a target has a survivor or a
 flagged equivalent, 0 otherwise; `--min-killed PCT` exits 1 only below that kill ratio (or on a
@@ -33,6 +33,7 @@ the runner's case timeout).
 import argparse
 import os
 import random
+import re
 import shutil
 import socket
 import sqlite3
@@ -125,19 +126,31 @@ def start_worker(directory, port):
 
 
 def load_equivalents():
-    """(module, operator, line text, n) -> reason, from equivalent.tsv."""
+    """(module, function, operator, line text, n) -> reason, from equivalent.tsv."""
     out = {}
     for line in open(os.path.join(HERE, "equivalent.tsv"), encoding="utf-8"):
         if line.strip() and not line.startswith("#"):
-            module, operator, text, nth, reason = line.rstrip("\n").split("\t", 4)
-            out[(module, operator, text, int(nth))] = reason
+            module, function, operator, text, nth, reason = line.rstrip("\n").split("\t", 5)
+            out[(module, function, operator, text, int(nth))] = reason
     return out
 
 
+def enclosing(lines, row):
+    """The name of the def (or class) around line `row`, or <module>: two equal lines in two
+    functions are two places, often with two different reasons."""
+    indent = len(lines[row - 1]) - len(lines[row - 1].lstrip())
+    for line in reversed(lines[:row - 1]):
+        text = line.lstrip()
+        m = re.match(r"(?:def|class)\s+(\w+)", text)
+        if m and len(line) - len(text) < indent:
+            return m.group(1)
+    return "<module>"
+
+
 def mutant_keys(db, home):
-    """job_id -> (module, operator, line text, n) for every mutant cosmic-ray found (read before
-    any sampling, so that n, the place of a mutant among its operator's on its line, is the same
-    in a sample and in a full run)."""
+    """job_id -> (module, function, operator, line text, n) for every mutant cosmic-ray found
+    (read before any sampling, so that n, the place of a mutant among its operator's on its
+    line, is the same in a sample and in a full run)."""
     con = sqlite3.connect(db)
     specs = con.execute("select job_id, module_path, operator_name, start_pos_row, occurrence from mutation_specs").fetchall()
     con.close()
@@ -149,9 +162,9 @@ def mutant_keys(db, home):
         if module_path not in sources:
             with open(os.path.join(home, module_path), encoding="utf-8") as f:
                 sources[module_path] = f.read().splitlines()
-        text = sources[module_path][row - 1].strip()
+        lines = sources[module_path]
         for n, (_, job) in enumerate(sorted(found)):
-            keys[job] = (os.path.basename(module_path), op, text, n)
+            keys[job] = (os.path.basename(module_path), enclosing(lines, row), op, lines[row - 1].strip(), n)
     return keys
 
 
@@ -211,16 +224,16 @@ def run_target(target, args, home, urls, equivalents):
         elif outcome == "KILLED":
             counts["killed"] += 1
             if key in equivalents:
-                flagged.append((key[0], row, key[1], key[3], "killed"))
+                flagged.append((key[0], row, key[2], key[4], "killed"))
         elif outcome == "SURVIVED":
             if key in equivalents:
                 counts["equivalent"] += 1
             else:
                 counts["survived"] += 1
-                survivors.append((key[0], row, key[1], key[3], mutated_text(diff)))
+                survivors.append((key[0], row, key[2], key[4], mutated_text(diff)))
         else:
             counts["incompetent"] += 1
-    flagged += [(k[0], 0, k[1], k[3], "stale: no line `%s` with that mutant today" % k[2]) for k in stale]
+    flagged += [(k[0], 0, k[2], k[4], "stale: no line `%s` in %s with that mutant today" % (k[3], k[1])) for k in stale]
     return counts, sorted(survivors), flagged, seconds
 
 
