@@ -68,6 +68,14 @@ extension AccountStateVectors {
                  rules: ["11.7-1", "11.7-2", "11.7-7"],
                  input: commitInput([slot(1, dev(0x10), [dev(0x20), dev(0x05)])], secret: s1, myEpoch: 1, epoch: 1, key: dev(0x20), commitSecret: s1),
                  expect: ring(.null, new: true, keys: [slot(1, dev(0x20), [dev(0x20), dev(0x05), dev(0x10)])]))
+        // The primary changes while the loser is already an alternate: learned through the
+        // primary alone (a reader that takes `learned` from the loser's append, or that asks
+        // whether the primary went down, says nothing new; a cosmic-ray survivor of pixie, issue 25).
+        try b.ok("receive_own_commit", "converge/primary-replaced-loser-already-alternate",
+                 "the slot lists its primary 10…10 among its alternates too; the commit's 20…20 wins: the primary changes, 10…10 is not appended again, and the commit is new",
+                 rules: ["11.7-2", "11.7-7"],
+                 input: commitInput([slot(1, dev(0x10), [dev(0x10), dev(0x05)])], secret: s1, myEpoch: 1, epoch: 1, key: dev(0x20), commitSecret: s1),
+                 expect: ring(.null, new: true, keys: [slot(1, dev(0x20), [dev(0x10), dev(0x05)])]))
 
         // R11.8-3: the entries' shape and order in the output.
         let given: [CBOR] = [slot(4, dev(0x44), [dev(0x04), dev(0x03)]), slot(2, dev(0x42))]

@@ -11,7 +11,14 @@ enum AccountStateFacets {
     static let v0Length = LimitFacet(rule: "R11.5-8", format: format, quantity: "the byte length of a v0 blob given a seed key",
                                      bound: "44 bytes", side: .min, inclusive: true, effect: .refuse(.accountStateBlobTruncated))
 
-    static let limits = [peekLength, v1Length, v0Length]
+    /// R11.7-2: a slot keeps up to 4 alternates; a new loser first drops the oldest when 4 are
+    /// held (a reader whose cap is 3 or 5 passes every case above and below it: a cosmic-ray
+    /// survivor of pixie, issue 25).
+    static let alternates = LimitFacet(rule: "R11.7-2", format: format, quantity: "the alternates a slot holds when a losing key arrives",
+                                       bound: "4 are held", side: .max, inclusive: false,
+                                       effect: .behaviour("the oldest alternate is dropped before the loser is appended"))
+
+    static let limits = [peekLength, v1Length, v0Length, alternates]
 
     /// R11.2-5 within one record: its key's UTF-8, then the key against the previous one, then
     /// the presence byte, then the value's bytes.
@@ -117,6 +124,17 @@ extension AccountStateFacets {
         try b.limit(peekLength, op: "peek_epoch", slug: "blob-length", comment: "a blob `HSS1` ‖ epoch 3 ‖ filler of 27, 28 and 29 bytes",
                     input: { d in .object([("blob", .bytes(hss1(28 + d)))]) },
                     inside: { $0["epoch"] == .unsigned(epoch) })
+        // R11.7-2's cap: 3, 4 and 5 alternates held (01…01 the oldest) and a commit whose key
+        // 07…07 loses to the primary f0…f0. Inside the limit the oldest stays.
+        let held = (1...5).map { V.dev(UInt8($0)) }
+        try b.limit(alternates, op: "receive_own_commit", slug: "alternates-held",
+                    comment: "3, 4 and 5 alternates held (01…01 the oldest) and a commit whose key 07…07 loses to the primary f0…f0",
+                    input: { d in V.commitInput([V.slot(1, V.dev(0xf0), Array(held.prefix(4 + d)))], secret: V.dev(0x31), myEpoch: 1, epoch: 1,
+                                                 key: V.dev(0x07), commitSecret: V.dev(0x31)) },
+                    inside: { out in
+                        guard case .array(let slots)? = out["keys"], case .array(let alts)? = slots.first?["alts"] else { return false }
+                        return alts.contains(.bytes(V.dev(1)))
+                    })
         let k = V.dev(0x33)
         try b.limit(v1Length, op: "open", slug: "v1-length", comment: "a v1 blob under accepted epoch 3, 55, 56 and 57 bytes, no seed key (its tag cannot verify)") { d in
             V.openInput(hss1(56 + d), seed: nil, accepted: [(epoch, k)])

@@ -170,6 +170,11 @@ enum AccountStateVectors {
             try check(back["state"].map { try? model($0) } == (try model(s)), "decode \(name) round trip")
         }
         try encode("normal/empty", "the empty state is 8 zero bytes (no records, no cursors)", rules: ["11.2-2"], empty) { $0 == [UInt8](repeating: 0, count: 8) }
+        // A plaintext longer than 256 bytes: a reader that compares its position with the length
+        // by identity (CPython caches ints up to 256, the JVM boxes -128…127 once) calls the end
+        // trailing bytes (a cosmic-ray survivor of pixie, issue 25).
+        try encode("normal/value-300-bytes", "one record whose value is 300 bytes: a plaintext of 363 bytes, read to its end",
+                   rules: ["11.2-2"], state([rec("note", 7, dev(0x0d), String(repeating: "v", count: 300))])) { $0.count > 256 }
         try encode("normal/haven-round-trip", "Haven's wire_roundtrips_with_tombstones_and_cursors state: a value, a tombstone, a cursor",
                    rules: ["11.2-1", "11.2-2"], havenRoundTrip)
         try encode("normal/haven-converge-b", "Haven's converge test state B: three records in key order, one cursor", rules: ["11.2-2", "11.2-3"], havenB)
@@ -372,6 +377,8 @@ enum AccountStateVectors {
                  input: bumpInput(state([], [cur("circle:home", 100)]), "circle:home", 100), expect: applied(false))
         try b.ok("bump_cursor", "zero/absent", "ts 0 on an absent cursor: not applied and no cursor is created", rules: ["11.3-4", "11.2-4"],
                  input: bumpInput(empty, "c", 0)) { o in o["applied"] == .bool(false) && o["state"]?["cursors"] == .array([]) }
+        try b.ok("bump_cursor", "edge/one-on-absent", "ts 1, the least cursor there is, on an absent cursor: applied (catches an absent cursor read as 1)",
+                 rules: ["11.3-4", "11.2-4"], flags: ["edge"], input: bumpInput(empty, "c", 1), expect: applied(true))
         try b.ok("bump_cursor", "edge/max", "2^64 − 1 advances any cursor", rules: ["11.3-4"], input: bumpInput(state([], [cur("c", .max - 1)]), "c", .max), expect: applied(true))
         try b.ok("bump_cursor", "unicode/nfd-next-to-nfc", "an NFD-named cursor next to the NFC one is a second cursor", rules: ["2.2-5", "11.2-3"],
                  input: bumpInput(state([], [cur(nfc, 10)]), nfd, 5)) { o in
