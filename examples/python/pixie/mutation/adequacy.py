@@ -56,7 +56,7 @@ TARGETS["services"] = (["services.py"], "http")
 TARGETS["shared"] = (SHARED, "run:all")
 
 RUN = "{conformance} run --vectors {vectors} {formats} --fail-fast --no-diagnose -- {python} ./pixie_testee.py"
-HTTP = "{conformance} http --vectors {vectors} --format {fmt} -- {python} ./pixie/serve_http.py {service}"
+HTTP = "{conformance} http --vectors {vectors} --format {fmt} --fail-fast -- {python} ./pixie/serve_http.py {service}"
 CONFIG = """[cosmic-ray]
 module-path = [{modules}]
 timeout = {timeout}
