@@ -38,7 +38,8 @@ public enum InputOrderCases {
             guard case .output = c.expected, case .map = c.input else { continue }
             let size = CBORWriter.encode(c.input).count
             if bases[c.op] == nil { ops.append(c.op) }
-            if let b = bases[c.op], b.size <= size { continue }
+            // A case flagged `not-a-base` (SPEC §2.3) never takes an op's base from another.
+            if let b = bases[c.op], b.size <= size || c.flags.contains(InputBeforeRulesCases.notABase) { continue }
             bases[c.op] = (c, size)
         }
         var out: [(Pair, VectorCase)] = []
