@@ -47,6 +47,11 @@ enum SignInFacets {
                                        effect: .behaviour("dropped at rung 5, `signin_timestamp_too_new`"))
     static let familyLength = LimitFacet(rule: "R8.7-2", format: format, quantity: "the UTF-8 byte length of the `device_family` given to `ack_encode`",
                                          bound: "1–32 bytes", side: .max, inclusive: true, effect: .refuse(.signinBadLength))
+    /// The same rule's lower end: an empty family is refused and one byte is the shortest (an
+    /// ack reader whose bound was 2 passed every case above it: a cosmic-ray survivor of pixie).
+    static let familyLengthMin = LimitFacet(rule: "R8.7-2", name: "min", format: format,
+                                            quantity: "the UTF-8 byte length of the `device_family` given to `ack_encode`",
+                                            bound: "1–32 bytes", side: .min, inclusive: true, effect: .refuse(.signinBadLength))
     static let grantExpiry = LimitFacet(rule: "R8.8-8", format: format, quantity: "`now_s` against a grant minted at T (`approval_admits`)",
                                         bound: "T + 180", side: .max, inclusive: false,
                                         effect: .behaviour("`admits` is false, reason `signin_grant_expired`"))
@@ -58,7 +63,7 @@ enum SignInFacets {
                                                bound: "1,984 bytes", side: .exact, inclusive: true, effect: .refuse(.inputBadLength))
 
     static let limits = [digitsMax, digitsMin, phoneIDLength, pinnedLength, unsignedRange, modelLength, certExpiry, tooOld, tooNew, oldNearZero, newNearTop,
-                         familyLength, grantExpiry, ed25519Seed, mldsaSeed, ladderPinnedLength]
+                         familyLength, familyLengthMin, grantExpiry, ed25519Seed, mldsaSeed, ladderPinnedLength]
 
     /// R8.2-6 for a signin_request, one fault per step, each with a code no other step gives.
     static let decodeOrder = OrderFacet(rule: "R8.2-6", format: format, checks: [
@@ -180,6 +185,10 @@ extension SignInFacets {
                     comment: "a device family of 31, 32 and 33 UTF-8 bytes, ö (2 bytes) 15 or 16 times and a final `a` where odd") { d in
             let text = d == 0 ? String(repeating: "ö", count: 16) : String(repeating: "ö", count: d < 0 ? 15 : 16) + "a"
             return .object([("device_family", .text(text))])
+        }
+        try b.limit(familyLengthMin, op: "ack_encode", slug: "device-family-shortest", comment: "a device family of 0, 1 and 2 UTF-8 bytes",
+                    flags: [InputBeforeRulesCases.notABase]) { d in
+            .object([("device_family", .text(String(repeating: "a", count: 1 + d)))])
         }
 
         // The other number's certificate: the hand-written expiry cases check the request one.

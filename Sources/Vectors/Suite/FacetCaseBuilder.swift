@@ -41,8 +41,10 @@ struct FacetCaseBuilder {
     /// the op succeeds, or fails with another code at a later check. `input(delta)` is the op input with the bounded value moved
     /// `delta` steps from the bound; `inside` tells from an output which side of the limit the
     /// answer is on (required for a `.behaviour` facet, optional for `.refuse`).
+    /// `flags` are added to every case (`not-a-base` for a facet declared after the derived input
+    /// cases of its op were committed, SPEC §2.3).
     mutating func limit(_ f: LimitFacet, op: String, slug: String, comment: String, rules extra: [String] = [],
-                        edges: [LimitEdge] = LimitEdge.allCases,
+                        edges: [LimitEdge] = LimitEdge.allCases, flags extraFlags: [String] = [],
                         input: (Int) throws -> CBOR, inside: ((CBOR) -> Bool)? = nil) throws {
         for edge in edges {
             let tree = try input(edge.delta)
@@ -52,7 +54,7 @@ struct FacetCaseBuilder {
             let side = wantInside ? "inside the limit" : "beyond the limit"
             let kind = f.side == .exact ? "exact" : f.inclusive ? "inclusive" : "exclusive"
             let text = "\(comment): \(edge.rawValue) the bound \(f.bound) (\(f.side.rawValue), \(kind)), \(side)"
-            var flags = [f.flag(edge), "edge"]
+            var flags = [f.flag(edge), "edge"] + extraFlags
             let expected: VectorCase.Expected
             switch (f.effect, answer) {
             case (.refuse(let code), .failure(let e)) where !wantInside:
