@@ -205,6 +205,10 @@ enum DeviceListVectors {
         }
         let pa = ids.a.bundle.bytes
         try verifyReject("tamper/account-id", "account_id changed: it no longer names the pinned account", flip(w, at: 0), pinned: pa, .deviceListAccountMismatch, flags: ["tamper"])
+        // tamper/account-id's flip lowers the id; an account compared by order (`<` for `!=`)
+        // refuses only that direction (a cosmic-ray survivor of pixie, issue 25).
+        try verifyReject("tamper/account-id-above", "account_id all ff, above the pinned account's: it no longer names the pinned account",
+                         [UInt8](repeating: 0xff, count: 32) + Array(w[32...]), pinned: pa, .deviceListAccountMismatch, flags: ["tamper"])
         try verifyReject("tamper/created-at", "created_at + 1: the Ed25519 half fails first and alone (Haven's order; a both-halves verifier says both_invalid)", flip(w, at: 32), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("tamper/name", "one name byte changed (l → n): the Ed25519 half fails, reported alone", flip(w, at: 44 + 1, 0x02), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("tamper/bundle-x25519", "a byte of the device's X25519 key changed: the bundle is signed whole (Ed25519 half fails first)", flip(w, at: bundleAt + 40), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
@@ -342,6 +346,8 @@ enum DeviceListVectors {
         let w = s.withRevoked.wire
         let nrevAt = 52 + 96, sigAt = nrevAt + 4 + 32
         try verifyReject("tamper/account-id", "account_id changed: it no longer names the pinned account", flip(w, at: 5), pinned: pa, .deviceListAccountMismatch, flags: ["tamper"])
+        try verifyReject("tamper/account-id-above", "account_id all ff, above the pinned account's: it no longer names the pinned account",
+                         [UInt8](repeating: 0xff, count: 32) + Array(w[32...]), pinned: pa, .deviceListAccountMismatch, flags: ["tamper"])
         try verifyReject("tamper/version", "version 5 → 4 (a rollback attempt without the key): the Ed25519 half fails, reported alone", flip(w, at: 32), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("tamper/updated-at", "updated_at changed: signed, so the Ed25519 half fails", flip(w, at: 40), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
         try verifyReject("tamper/device-id", "one bit of a device id flipped (a rogue device): the Ed25519 half fails", flip(w, at: 52 + 32 + 7), pinned: pa, .deviceListSigEd25519Invalid, flags: ["tamper"])
@@ -401,6 +407,15 @@ enum DeviceListVectors {
                   input: .object([("list", DeviceListOutput.list(l)), ("device_id", .bytes(id.bytes))]),
                   expected: .output(.object([("authorized", .bool(expected))])))
         }
+        // Retirement drops the account leaf only: a device whose id sorts above the account id
+        // stays authorized (a test written `>=` for `==` drops it; a cosmic-ray survivor of pixie).
+        let above = DeviceID([UInt8](repeating: 0xff, count: 32))!
+        try check(above > a, "ff…ff sorts above the account id")
+        let retiredAbove = plain(ids, 5, [a, d1, above], [], retired: true)
+        try check(retiredAbove.isAuthorized(above), "is_authorized device-above-account-when-retired")
+        b.add("rule/device-above-account-when-retired", "is_authorized", "a device whose id sorts above the account id, on a retired list: authorized (only the account leaf is dropped)",
+              flags: [InputBeforeRulesCases.notABase],
+              input: .object([("list", DeviceListOutput.list(retiredAbove)), ("device_id", .bytes(above.bytes))]), expected: .output(.object([("authorized", .bool(true))])))
         var badID = DeviceListOutput.list(live)
         if case .map(var e) = badID { e[3].value = .array([.bytes([1, 2, 3])]); badID = .map(e) }
         try b.reject("input/short-id", "is_authorized", "a listed id of 3 bytes", input: .object([("list", badID), ("device_id", .bytes(d1.bytes))]), .inputBadLength) { () throws(WireError) in
@@ -417,6 +432,10 @@ enum DeviceListVectors {
             ("higher", local, plain(ids, 6, [a, d1], [d2]), true, "version 6 replaces version 5 wholesale (the revocation arrives)"),
             ("higher-other-account", local, DeviceList(accountID: ids.b.nodeID, version: 99, updatedAt: base, devices: [ids.b.nodeID], revoked: [], accountLeafRetired: false),
              false, "a higher version of another account's list: refused"),
+            // The same with the accounts the other way round (the other id below the local one):
+            // an account compared by order passes one of the two (a cosmic-ray survivor of pixie).
+            ("higher-other-account-reversed", DeviceList(accountID: ids.b.nodeID, version: 5, updatedAt: base, devices: [ids.b.nodeID], revoked: [], accountLeafRetired: false),
+             plain(ids, 99, [a]), false, "account B's list holding a higher version of account A's list: refused"),
             ("retirement-not-rolled-back", plain(ids, 7, [a, d1], [], retired: true), plain(ids, 6, [a, d1, d2], []), false,
              "an older non-retired list cannot un-retire a retired one"),
         ]
@@ -424,7 +443,8 @@ enum DeviceListVectors {
             var got = l
             let adopted = got.adoptIfNewer(o)
             try check(adopted == expected && got == (expected ? o : l), "adopt \(name)")
-            b.add("version/\(name)", "adopt_if_newer", comment,
+            // Added after the first release: never the base of the derived input cases (SPEC §2.3).
+            b.add("version/\(name)", "adopt_if_newer", comment, flags: name == "higher-other-account-reversed" ? [InputBeforeRulesCases.notABase] : [],
                   input: .object([("local", DeviceListOutput.list(l)), ("other", DeviceListOutput.list(o))]),
                   expected: .output(DeviceListOutput.adopted(adopted, got)))
         }
@@ -461,11 +481,22 @@ enum DeviceListVectors {
         try merge(&b, ids, "union/older-revocation-not-readded", "d2 revoked only in the older replica and absent from the newer one's devices: the revocation is kept",
                   plain(ids, 7, [a, d1]), plain(ids, 5, [a, d1, d2], [d2])) { m in
             m?.version == 8 && m?.revoked == [d2] && m?.devices == [a, d1].sorted() }
+        // A tombstone both replicas hold, then one only the remote holds: the repeat is skipped,
+        // not the end of the list (a `continue` written `break` drops d3; a cosmic-ray survivor).
+        try merge(&b, ids, "union/revoked-in-both-then-another", "both revoked d2 and the remote also d3: the shared tombstone is kept once and d3 is unioned in",
+                  plain(ids, 4, [a, d1], [d2]), plain(ids, 5, [a, d1], [d2, d3]), flags: [InputBeforeRulesCases.notABase]) { m in m?.revoked == [d2, d3].sorted() && m?.version == 6 }
         try merge(&b, ids, "union/tombstone-of-unknown-id", "the remote revoked an id the local list never had: the tombstone is kept, devices unchanged",
                   plain(ids, 2, [a, d1]), plain(ids, 2, [a, d1], [d3])) { m in m?.revoked == [d3] && m?.version == 3 }
         try merge(&b, ids, "reauthorize/remote-newer", "d2 revoked in the older local copy, listed unrevoked in the strictly newer remote (an explicit re-authorization): d2 is authorized",
                   plain(ids, 5, [a, d1], [d2]), plain(ids, 7, [a, d1, d2])) { m in
             m?.version == 8 && m?.revoked == [] && authorized(m, [a, d1, d2]) }
+        // The re-authorized device still listed in the older copy's devices: only the tombstone
+        // moves. A change test comparing the revoked lists by order (`<=` for `==`) sees [] below
+        // [d2] and answers no change (a cosmic-ray survivor of pixie, issue 25).
+        try merge(&b, ids, "reauthorize/remote-newer-device-still-listed",
+                  "d2 listed and revoked in the older local copy, listed unrevoked in the newer remote: only the tombstone goes, a change signed at version 8",
+                  plain(ids, 5, [a, d1, d2], [d2]), plain(ids, 7, [a, d1, d2]), flags: [InputBeforeRulesCases.notABase]) { m in
+            m?.version == 8 && m?.revoked == [] && m?.devices == [a, d1, d2].sorted() }
         try merge(&b, ids, "reauthorize/local-newer", "the local copy is the newer re-authorization: merging the older copy changes nothing, no re-sign",
                   plain(ids, 7, [a, d1, d2]), plain(ids, 5, [a, d1], [d2])) { $0 == nil }
         try merge(&b, ids, "reauthorize/newer-also-revokes", "the newer list lists d2 but also revokes it (and adds d3): no re-authorization, which needs d2 absent from the newer revoked set",
@@ -481,6 +512,18 @@ enum DeviceListVectors {
                   plain(ids, 3, [d1, a].sorted(by: >)), plain(ids, 2, [a])) { $0 == nil }
         try merge(&b, ids, "same/other-account", "a remote list of another account: no change",
                   plain(ids, 3, [a, d1]), DeviceList(accountID: ids.b.nodeID, version: 50, updatedAt: base, devices: [ids.b.nodeID, d2], revoked: [], accountLeafRetired: false)) { $0 == nil }
+        // The same with the accounts the other way round (the remote's id below the local's): an
+        // account compared by order passes one of the two (a cosmic-ray survivor of pixie, issue 25).
+        let bLocal = DeviceList(accountID: ids.b.nodeID, version: 3, updatedAt: base, devices: [ids.b.nodeID], revoked: [], accountLeafRetired: false)
+        let aRemote = plain(ids, 50, [a, d2])
+        try check(try DeviceListMerge.merge(local: bLocal, remote: aRemote, updatedAt: base + 100_000) == nil, "merge other-account-reversed: no change")
+        b.add("same/other-account-reversed", "merge", "account B's copy meets a remote list of account A: another account's list, no change",
+              flags: ["merge", InputBeforeRulesCases.notABase], input: mergeInput(ids.b.seed, bLocal, aRemote, base + 100_000), expected: .output(DeviceListOutput.change(nil)))
+        // Equal versions above 256 (CPython caches ints up to 256, the JVM boxes -128…127 once):
+        // a re-authorization test comparing versions by identity sees two equal versions as
+        // different and re-authorizes d2 (a cosmic-ray survivor of pixie, issue 25).
+        try merge(&b, ids, "reauthorize/equal-versions-above-256", "both copies at version 300, d2 revoked only in the remote: equal versions re-authorize nothing, the tombstone is unioned in",
+                  plain(ids, 300, [a, d1, d2]), plain(ids, 300, [a, d1, d2], [d2]), flags: [InputBeforeRulesCases.notABase]) { m in m?.revoked == [d2] && m?.version == 301 }
         try merge(&b, ids, "same/local-duplicate", "the local list carries d1 twice: the merge deduplicates, so it differs from the local sequence and is re-signed",
                   plain(ids, 2, [a, d1, d1]), plain(ids, 2, [a, d1])) { m in m?.devices == [a, d1].sorted() && m?.version == 3 }
         try merge(&b, ids, "retired/older-remote-retired", "retirement is sticky: an older remote that retired still retires the merge",
@@ -512,6 +555,15 @@ enum DeviceListVectors {
                      input: mergeInput(ids.b.seed, plain(ids, 3, [a, d1]), plain(ids, 4, [a, d2]), base), .deviceListSignerMismatch) { () throws(WireError) in
             try DeviceListInput.checkSigner(ids.b, plain(ids, 3, [a, d1]))
         }
+        // The seed of the account whose id sorts below the lists' account: a signer test that
+        // compares ids by order refuses only wrong-seed's direction (a cosmic-ray survivor of pixie).
+        let (lowSigner, highAccount) = ids.a.nodeID < ids.b.nodeID ? (ids.a, ids.b) : (ids.b, ids.a)
+        let highLocal = DeviceList(accountID: highAccount.nodeID, version: 3, updatedAt: base, devices: [highAccount.nodeID], revoked: [], accountLeafRetired: false)
+        let highRemote = DeviceList(accountID: highAccount.nodeID, version: 4, updatedAt: base, devices: [highAccount.nodeID, d1], revoked: [], accountLeafRetired: false)
+        try b.reject("signer/seed-of-a-lower-account", "merge", "the seed derives the account whose id sorts below the lists' account: only the account re-signs its roster",
+                     flags: [InputBeforeRulesCases.notABase], input: mergeInput(lowSigner.seed, highLocal, highRemote, base), .deviceListSignerMismatch) { () throws(WireError) in
+            try DeviceListInput.checkSigner(lowSigner, highLocal)
+        }
         // Two problems: the signer check runs before step 1's account compare (§10.4).
         let otherAccount = DeviceList(accountID: ids.b.nodeID, version: 50, updatedAt: base, devices: [ids.b.nodeID, d2], revoked: [], accountLeafRetired: false)
         let signerFirst = mergeInput(ids.b.seed, plain(ids, 3, [a, d1]), otherAccount, base)
@@ -526,10 +578,10 @@ enum DeviceListVectors {
     static func selfAddAndRetireCases(_ b: inout Builder, _ ids: Identities) throws {
         let a = ids.a.nodeID, d1 = ids.d1.nodeID, d2 = ids.d2.nodeID, d3 = ids.d3.nodeID
         let at = base + 200_000
-        func selfAdd(_ id: String, _ comment: String, _ l: DeviceList, _ dev: DeviceID, expect: (DeviceList?) -> Bool) throws {
+        func selfAdd(_ id: String, _ comment: String, _ l: DeviceList, _ dev: DeviceID, flags: [String] = [], expect: (DeviceList?) -> Bool) throws {
             let m = try DeviceListMerge.withSelfAdded(l, id: dev, updatedAt: at)?.signed(by: ids.a)
             try check(expect(m), "self-add \(id)")
-            b.add(id, "with_self_added", comment,
+            b.add(id, "with_self_added", comment, flags: flags,
                   input: .object([("account_seed", .bytes(ids.a.seed)), ("list", DeviceListOutput.list(l)), ("device_id", .bytes(dev.bytes)), ("updated_at", .unsigned(at))]),
                   expected: .output(DeviceListOutput.change(m)))
         }
@@ -538,6 +590,11 @@ enum DeviceListVectors {
         try selfAdd("add/already-present", "already listed and not revoked: no change, no version bump", plain(ids, 4, [a, d1]), d1) { $0 == nil }
         try selfAdd("add/readd-revoked", "listed but revoked: the tombstone is cleared (explicit re-authorization), the flag kept retired", plain(ids, 4, [a, d1, d2], [d3, d2], retired: true), d2) { m in
             m?.devices == [a, d1, d2] && m?.revoked == [d3] && m?.accountLeafRetired == true && m?.version == 5 }
+        // Re-adding a device whose id sorts below another tombstone: that tombstone stays (a filter
+        // written `<` for `!=` keeps only the lower ones; a cosmic-ray survivor of pixie).
+        let (lower, higher) = d2 < d3 ? (d2, d3) : (d3, d2)
+        try selfAdd("add/readd-revoked-keeps-a-higher-tombstone", "the re-added device's id sorts below the other tombstone: only its own tombstone is cleared",
+                    plain(ids, 4, [a, d1, lower], [higher, lower]), lower, flags: [InputBeforeRulesCases.notABase]) { m in m?.revoked == [higher] && m?.version == 5 }
         try selfAdd("add/revoked-not-listed", "revoked but not listed: appended and its tombstone cleared", plain(ids, 2, [a], [d1]), d1) { m in
             m?.devices == [a, d1] && m?.revoked == [] }
 
@@ -592,11 +649,11 @@ enum DeviceListVectors {
         // The contact's view of account A: the primary is the device it first handshook.
         let p = ids.d1.nodeID, d2 = ids.d2.nodeID, d3 = ids.d3.nodeID, x = syntheticID(9)
         typealias R = ContactDeviceSet.Record
-        func apply(_ id: String, _ comment: String, known: [R], advertised: [DeviceID], expect: (ContactDeviceSet) -> Bool) throws {
+        func apply(_ id: String, _ comment: String, known: [R], advertised: [DeviceID], flags: [String] = [], expect: (ContactDeviceSet) -> Bool) throws {
             var set = try ContactDeviceSet(primary: p, records: known)
             try set.apply(advertised: advertised)
             try check(expect(set), "contact_apply \(id)")
-            b.add(id, "contact_apply", comment, input: contactInput(p, known, advertised), expected: .output(DeviceListOutput.contactSet(set)))
+            b.add(id, "contact_apply", comment, flags: flags, input: contactInput(p, known, advertised), expected: .output(DeviceListOutput.contactSet(set)))
         }
         func state(_ s: ContactDeviceSet, _ d: DeviceID) -> Bool? { s.records.first { $0.device == d }?.revoked }
         try apply("apply/first", "nothing known yet: every advertised device is inserted live", known: [], advertised: [p, d2]) { s in
@@ -605,6 +662,13 @@ enum DeviceListVectors {
             state(s, d3) == false && s.records.count == 2 }
         try apply("apply/dropped-device", "a device the advertisement drops is tombstoned (revoked = true), so fan-out stops", known: [R(device: p, revoked: false), R(device: d2, revoked: false), R(device: d3, revoked: false)], advertised: [p, d3]) { s in
             state(s, d2) == true && s.fanout == [p, d3].sorted() }
+        // A dropped device whose id sorts above the primary's: tombstoned too (a test written
+        // `<` for `!=` against the primary spares it; a cosmic-ray survivor of pixie).
+        let abovePrimary = DeviceID([UInt8](repeating: 0xff, count: 32))!
+        try check(abovePrimary > p, "ff…ff sorts above the primary")
+        try apply("apply/dropped-device-above-primary", "a dropped device whose id sorts above the primary's is tombstoned like any other",
+                  known: [R(device: p, revoked: false), R(device: abovePrimary, revoked: false)], advertised: [p],
+                  flags: [InputBeforeRulesCases.notABase]) { s in state(s, abovePrimary) == true && state(s, p) == false }
         try apply("apply/primary-never-tombstoned", "the advertisement drops the primary: it stays live (the threading anchor), the gap the chain filter closes", known: [R(device: p, revoked: false), R(device: d2, revoked: false)], advertised: [d2]) { s in
             state(s, p) == false && s.fanout.contains(p) }
         try apply("apply/primary-keeps-tombstone", "a primary already tombstoned and not advertised keeps its state: apply never changes the primary except by advertising it", known: [R(device: p, revoked: true), R(device: d2, revoked: false)], advertised: [d2]) { s in
