@@ -480,6 +480,11 @@ enum StateDigestVectors {
             guard case .text(let bi)? = rows[i]["body"] else { continue }
             mixed[i] = try NotebookBody.markOffloaded(rows[i], contentHash: NotebookBody.digest(bi).bytes, holder: holderA)
         }
+        // More than 256 rows: a repeat check comparing the two counts by identity (CPython caches
+        // ints up to 256, the JVM boxes -128…127 once) refuses them (a cosmic-ray survivor of pixie).
+        let manyBlocks = (0..<300).map { SampleRows.typical(.blocks, index: $0) }
+        try b.root("blocks/300-rows", "300 blocks rows, every key distinct: the root of 300 leaves (catches counts compared by identity)", .blocks, manyBlocks,
+                   rules: ["R4.7-3", "R4.7-4"], flags: [InputBeforeRulesCases.notABase])
         let r1 = try b.root("notebook/residency-all-resident", "four resident notes", .notebook, rows, rules: ["R4.7-3", "R4.6-2"], flags: ["residency"])
         let r2 = try b.root("notebook/residency-half-offloaded", "the same four notes, two offloaded: same root", .notebook, mixed, rules: ["R4.7-3", "R4.6-1"], flags: ["residency"])
         try check(r1 == r2, "root residency independence")
@@ -503,6 +508,12 @@ enum StateDigestVectors {
         b.add("notebook/offload-hash-short", "mark_offloaded", "contentHash of 31 bytes (also not the digest): the length is checked before the mismatch",
               rules: ["R4.6-3"], flags: ["negative"], twoFaults: true,
               input: .object([("row", resident.tree), ("contentHash", .bytes(Array(hash.prefix(31))))]),
+              expected: .error(.inputBadLength))
+        // One byte over as well as one under: a length test written `<` for `!=` lets 33 bytes
+        // through to the mismatch (a cosmic-ray survivor of pixie, issue 25).
+        b.add("notebook/offload-hash-long", "mark_offloaded", "contentHash of 33 bytes (the digest and one more byte): input_bad_length, before the mismatch",
+              rules: ["R4.6-3"], flags: ["negative", InputBeforeRulesCases.notABase],
+              input: .object([("row", resident.tree), ("contentHash", .bytes(hash + [0x00]))]),
               expected: .error(.inputBadLength))
         b.add("notebook/offload-already-offloaded", "mark_offloaded", "an already offloaded note cannot be offloaded again", rules: ["R4.6-3"],
               flags: ["negative"],
@@ -670,6 +681,10 @@ enum StateDigestVectors {
         try fold("generated/count-minus-1", "count -1 is not an unsigned integer: input_bad_type", gen(.text("index"), .int(-1)), rules: ["R4.9-4", "R2.2-3"], .error(.inputBadType))
         try fold("generated/count-float", "count 2.0 is not an integer: input_bad_type", gen(.text("index"), .float(2.0)), rules: ["R4.9-4", "R2.2-3"], .error(.inputBadType))
         try fold("generated/rule-unknown", "rule \"random\" is not a generator rule: input_bad_value", gen(.text("random"), .unsigned(2)), rules: ["R4.9-4"], .error(.inputBadValue))
+        // A rule that sorts below "index" (a test written `>` for `!=` refuses only the rules above
+        // it, as "random" is; a cosmic-ray survivor of pixie, issue 25).
+        try fold("generated/rule-below-index", "rule \"hash\" sorts below \"index\" and is not a generator rule: input_bad_value", gen(.text("hash"), .unsigned(2)),
+                 rules: ["R4.9-4"], flags: [InputBeforeRulesCases.notABase], .error(.inputBadValue))
         try fold("generated/order/rule-before-count", "rule \"random\" and count -1: the rule is read first (input_bad_value)", gen(.text("random"), .int(-1)), rules: ["R4.9-4"], twoFaults: true, .error(.inputBadValue))
         try fold("generated/leaves-not-read", "generate and a malformed leaves member: generate is used, leaves is never read",
                  .object([("namespace", .text("messages")), ("leaves", .text("not leaves")), ("generate", .object([("rule", .text("index")), ("count", .unsigned(2))]))]), rules: ["R4.9-3"], .ok)

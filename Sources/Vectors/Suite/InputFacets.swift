@@ -51,13 +51,19 @@ public enum InputFacets {
     public static func table(_ handler: any FormatHandler, cases: [VectorCase]) -> [InputFacet] {
         var order: [String] = []
         var found: [String: InputFacet] = [:]
-        var baseRank: [String: (output: Bool, size: Int)] = [:]
-        for c in sourceCases(cases) {
+        var baseRank: [String: (output: Bool, size: Int, notABase: Bool)] = [:]
+        // Cases flagged `not-a-base` last: they add facets only for members no other case reads,
+        // and leave the order (and so the trimmed bases) of the others as committed.
+        let source = sourceCases(cases)
+        let othersFirst = source.filter { !$0.flags.contains(InputBeforeRulesCases.notABase) }
+            + source.filter { $0.flags.contains(InputBeforeRulesCases.notABase) }
+        for c in othersFirst {
             let input = c.input.json
             let size = CBORWriter.encode(c.input).count
             let recorder = InputRecorder()
             _ = recorder.recording { () throws(WireError) in try handler.run(op: c.op, input: input) }
             let isOutput: Bool = if case .output = c.expected { true } else { false }
+            let notABase = c.flags.contains(InputBeforeRulesCases.notABase)
             var maps: Set<String> = []
             for m in recorder.mapPaths.sorted(by: { $0.count < $1.count }) {
                 if let steps = resolve(m, in: input, allowAbsentLast: false) { maps.insert(normal(steps, maps: maps)) }
@@ -69,23 +75,28 @@ public enum InputFacets {
                 let path = normal(steps, maps: maps)
                 let key = "\(c.op)\u{0}\(path)"
                 if var f = found[key] {
+                    // A `not-a-base` case leaves a member it shares with earlier cases as they
+                    // found it (its length, optional, nullable and base), so a case added later
+                    // moves no committed input-battery case.
+                    if notABase { continue }
                     if f.length == nil { f.length = read.length }
                     if optional.contains(path) { f.optional = true }
                     if nullable.contains(path) { f.nullable = true }
                     // A case flagged `not-a-base` (SPEC §2.3) never takes a member's base from
-                    // another: it came after the battery cases of that base were committed.
-                    if let r = baseRank[key], !c.flags.contains(InputBeforeRulesCases.notABase),
-                       (isOutput && !r.output) || (isOutput == r.output && size < r.size) {
+                    // another, and gives it up to any other: it came after the battery cases of
+                    // that base were committed.
+                    if let r = baseRank[key],
+                       r.notABase || (isOutput && !r.output) || (isOutput == r.output && size < r.size) {
                         f.baseCase = c.id
                         f.steps = steps
-                        baseRank[key] = (isOutput, size)
+                        baseRank[key] = (isOutput, size, false)
                     }
                     found[key] = f
                 } else {
                     order.append(key)
                     found[key] = InputFacet(format: handler.format, op: c.op, path: path, kind: read.kind, length: read.length,
                                             optional: optional.contains(path), nullable: nullable.contains(path), baseCase: c.id, steps: steps)
-                    baseRank[key] = (isOutput, size)
+                    baseRank[key] = (isOutput, size, notABase)
                 }
             }
         }

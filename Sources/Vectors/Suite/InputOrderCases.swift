@@ -32,15 +32,18 @@ public enum InputOrderCases {
 
     /// The pairs of `file`'s ops, each with the base case its cases edit, in op order.
     public static func pairs(_ handler: any FormatHandler, cases: [VectorCase]) -> [(Pair, VectorCase)] {
-        var bases: [String: (c: VectorCase, size: Int)] = [:]
+        var bases: [String: (c: VectorCase, size: Int, notABase: Bool)] = [:]
         var ops: [String] = []
-        for c in InputFacets.sourceCases(cases) {
+        let source = InputFacets.sourceCases(cases)
+        for c in source.filter({ !$0.flags.contains(InputBeforeRulesCases.notABase) }) + source.filter({ $0.flags.contains(InputBeforeRulesCases.notABase) }) {
             guard case .output = c.expected, case .map = c.input else { continue }
             let size = CBORWriter.encode(c.input).count
+            let notABase = c.flags.contains(InputBeforeRulesCases.notABase)
             if bases[c.op] == nil { ops.append(c.op) }
-            // A case flagged `not-a-base` (SPEC §2.3) never takes an op's base from another.
-            if let b = bases[c.op], b.size <= size || c.flags.contains(InputBeforeRulesCases.notABase) { continue }
-            bases[c.op] = (c, size)
+            // A case flagged `not-a-base` (SPEC §2.3) never takes an op's base from another, and
+            // gives it up to any other.
+            if let b = bases[c.op], notABase || (!b.notABase && b.size <= size) { continue }
+            bases[c.op] = (c, size, notABase)
         }
         var out: [(Pair, VectorCase)] = []
         for op in ops {
