@@ -509,6 +509,13 @@ enum StateDigestVectors {
               rules: ["R4.6-3"], flags: ["negative"], twoFaults: true,
               input: .object([("row", resident.tree), ("contentHash", .bytes(Array(hash.prefix(31))))]),
               expected: .error(.inputBadLength))
+        // A mismatch in both directions: offload-hash-mismatch's flipped top bit raises the hash
+        // above the digest; all zeros is below it (a comparison written `<` for `!=` refuses
+        // only one of the two; a cosmic-ray survivor of pixie, issue 25).
+        b.add("notebook/offload-hash-below-digest", "mark_offloaded", "a contentHash of 32 zero bytes, below noteBodyDigest(body): notebook_offload_hash_mismatch",
+              rules: ["R4.6-3"], flags: ["negative", InputBeforeRulesCases.notABase],
+              input: .object([("row", resident.tree), ("contentHash", .bytes([UInt8](repeating: 0, count: 32)))]),
+              expected: .error(.notebookOffloadHashMismatch))
         // One byte over as well as one under: a length test written `<` for `!=` lets 33 bytes
         // through to the mismatch (a cosmic-ray survivor of pixie, issue 25).
         b.add("notebook/offload-hash-long", "mark_offloaded", "contentHash of 33 bytes (the digest and one more byte): input_bad_length, before the mismatch",
