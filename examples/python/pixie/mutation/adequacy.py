@@ -145,13 +145,27 @@ def load_equivalents():
 def enclosing(lines, row):
     """The name of the def (or class) around line `row`, or <module>: two equal lines in two
     functions are two places, often with two different reasons."""
+    return _enclosing(lines, row)[0]
+
+
+def _enclosing(lines, row):
     indent = len(lines[row - 1]) - len(lines[row - 1].lstrip())
-    for line in reversed(lines[:row - 1]):
+    for at in range(row - 1, 0, -1):
+        line = lines[at - 1]
         text = line.lstrip()
         m = re.match(r"(?:def|class)\s+(\w+)", text)
         if m and len(line) - len(text) < indent:
-            return m.group(1)
-    return "<module>"
+            return m.group(1), at
+    return "<module>", 0
+
+
+def line_key(lines, row):
+    """(function, text): the line's stripped text, with ` (#k)` appended for the k-th of equal
+    lines in one function (k from 2), so that the three `continue` of one loop are three places."""
+    function, start = _enclosing(lines, row)
+    text = lines[row - 1].strip()
+    k = sum(1 for line in lines[start:row - 1] if line.strip() == text)
+    return function, text if k == 0 else "%s (#%d)" % (text, k + 1)
 
 
 def mutant_keys(db, home):
@@ -170,8 +184,9 @@ def mutant_keys(db, home):
             with open(os.path.join(home, module_path), encoding="utf-8") as f:
                 sources[module_path] = f.read().splitlines()
         lines = sources[module_path]
+        function, text = line_key(lines, row)
         for n, (_, job) in enumerate(sorted(found)):
-            keys[job] = (os.path.basename(module_path), enclosing(lines, row), op, lines[row - 1].strip(), n)
+            keys[job] = (os.path.basename(module_path), function, op, text, n)
     return keys
 
 
