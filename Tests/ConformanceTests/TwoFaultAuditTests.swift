@@ -185,10 +185,10 @@ extension TwoFaultAuditTests {
     @Test func aFaultModelDecidesTheCasesItBuilds() throws {
         let file = try Self.committed("sync_offer")
         let models = try TwoFaultModels.of(format: "sync_offer")
-        #expect(models.count == 6)
+        #expect(models.count == 7)
         let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("sync_offer"))
         #expect(audit.isClean)
-        #expect(audit.lines.first?.byModel == 6)
+        #expect(audit.lines.first?.byModel == 7)
         let byID = Dictionary(file.cases.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for m in models {
             let c = try #require(byID[m.id])
@@ -216,7 +216,27 @@ extension TwoFaultAuditTests {
         var unflagged = file
         let i = try #require(unflagged.cases.firstIndex { $0.id == cap.id })
         unflagged.cases[i].flags.removeAll { $0 == "two-faults" }
-        #expect(TwoFaultAudit.models(of: unflagged, problems: &problems).count == 5)
+        #expect(TwoFaultAudit.models(of: unflagged, problems: &problems).count == 6)
         #expect(problems == ["two-fault model \(cap.id) names no hand-written two-fault case of sync_offer"])
+    }
+
+    /// settle's `step` echoes the state it was given, so its model is judged on the `actions`
+    /// alone: judged on the whole output, no single fault could give the case's answer; judged on
+    /// the actions, the faults named the other way round fail.
+    @Test func aModelOfAnEchoingOpIsJudgedOnItsDecisivePart() throws {
+        let file = try Self.committed("settle")
+        let models = try TwoFaultModels.of(format: "settle")
+        let m = try #require(models.first)
+        #expect(models.map(\.id) == ["settle/step/order/undecodable-digest-from-a-backed-off-sibling"])
+        let c = try #require(file.cases.first { $0.id == m.id })
+        let run = { (op: String, input: CBOR) in Result { () throws(WireError) -> JSONValue in try SettleHandler().run(op: op, input: input.json) } }
+        #expect(m.audit(c, run: run) == nil)
+        let whole = TwoFaultModel(m.id, op: "step", first: "version", second: "backoff") { try m.build($0) }
+        #expect(whole.audit(c, run: run)?.hasPrefix("fault version alone gives output") == true)
+        let swapped = TwoFaultModel(m.id, op: "step", first: "backoff", second: "version", decisive: { $0["actions"] }) { try m.build($0) }
+        #expect(swapped.audit(c, run: run)?.hasPrefix("fault backoff alone gives output") == true)
+        let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("settle"))
+        #expect(audit.isClean)
+        #expect(audit.lines.first?.byModel == 1)
     }
 }

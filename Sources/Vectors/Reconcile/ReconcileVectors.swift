@@ -67,9 +67,11 @@ enum ReconcileVectors {
         try strictJSONCases(&b)
         try responseDecodeCases(&b)
         try digestFrameCases(&b)
+        let cases = b.cases + (try ReconcileFacets.cases())
+        try TwoFaultModels.check(try twoFaultModels(), in: cases, handler: ReconcileHandler())
         return VectorFile(format: "reconcile",
                           description: "reconcile_req / reconcile_resp / state_digest frames: bucketize, respond, frame encoding and decoding, receiving a digest (SPEC.md §5)",
-                          cases: b.cases + (try ReconcileFacets.cases()))
+                          cases: cases)
     }
 
     // MARK: bucketize
@@ -839,14 +841,19 @@ enum ReconcileVectors {
 
     // MARK: the state_digest advertisement (§5.7)
 
-    static func digestFrameCases(_ b: inout Builder) throws {
+    /// The two digests of the §5.7 cases: this device's (one typical row per namespace) and a
+    /// sibling's that differs in messages and notebook.
+    static func digestPair() throws -> (mine: StateDigest, theirs: StateDigest) {
         var store: [Namespace: [Row]] = [:]
         for ns in Namespace.allCases { store[ns] = [SampleRows.typical(ns)] }
-        let mine = try StateRoots.digest(store)
         var theirsStore = store
         theirsStore[.messages] = [SampleRows.full(.messages)]
         theirsStore[.notebook] = []
-        let theirs = try StateRoots.digest(theirsStore)
+        return (try StateRoots.digest(store), try StateRoots.digest(theirsStore))
+    }
+
+    static func digestFrameCases(_ b: inout Builder) throws {
+        let (mine, theirs) = try digestPair()
         try check(mine.divergentNamespaces(from: theirs) == [.messages, .notebook], "digest frame divergence")
         let frame = ReconcileFrame.digest(mine)
         b.add("encode/state-digest", "encode_frame", "a state_digest frame: {\"kind\":\"state_digest\",\"digest\":HEX} and its CBOR twin (digest as bytes)",

@@ -137,8 +137,10 @@ enum SettleVectors {
         try inputCases(&b)
         try orderCases(&b)
         try answerCases(&b)
+        let cases = b.cases + (try SettleFacets.cases())
+        try TwoFaultModels.check(twoFaultModels(), in: cases, handler: SettleHandler())
         return VectorFile(format: "settle",
                           description: "The settle loop of seed 002 §8–§9 as a pure transition function: debounce, re-advertisement after every round, identical-emit skip, return-once, silent responder, storm guard and overlay (SPEC.md §12)",
-                          cases: b.cases + (try SettleFacets.cases()))
+                          cases: cases)
     }
 }

@@ -34,8 +34,7 @@ enum SignInVectors {
         /// A `ladder` case: `drop` nil claims accept, otherwise the first failing rung and its reason.
         mutating func ladder(_ id: String, _ comment: String, request: [UInt8], pinned: [UInt8]?, own: [UInt8]?, now: UInt64,
                              drop: (rung: Int, reason: ErrorCode)?, flags: [String] = []) throws {
-            let input = CBOR.object([("request", .bytes(request)), ("pinned_key", pinned.map { .bytes($0) } ?? .null),
-                                     ("own_cert", own.map { .bytes($0) } ?? .null), ("now_s", .unsigned(now))])
+            let input = SignInVectors.ladderInput(request: request, pinned: pinned, own: own, now: now)
             let expected: CBOR
             if let drop {
                 expected = SignInOutput.verdict(.drop(rung: drop.rung, reason: drop.reason))
@@ -54,6 +53,12 @@ enum SignInVectors {
         if !ok { throw StateDigestVectors.GeneratorCheckFailed(description: "signin generator check failed: \(what)") }
     }
 
+    /// The input of a `ladder` case (§8.10): absent keys and certificates are null.
+    static func ladderInput(request: [UInt8], pinned: [UInt8]?, own: [UInt8]?, now: UInt64) -> CBOR {
+        .object([("request", .bytes(request)), ("pinned_key", pinned.map { .bytes($0) } ?? .null),
+                 ("own_cert", own.map { .bytes($0) } ?? .null), ("now_s", .unsigned(now))])
+    }
+
     static func file() throws -> VectorFile {
         var b = Builder()
         let f = try SignInFixtures()
@@ -68,9 +73,11 @@ enum SignInVectors {
         try edgeCases(&b, f)
         try orderCases(&b, f)
         addRuleFlags(&b.cases)
+        let cases = b.cases + (try SignInFacets.cases(f))
+        try TwoFaultModels.check(try twoFaultModels(f), in: cases, handler: SignInHandler())
         return VectorFile(format: "signin",
                           description: "PhoneOwnershipCert, discovery lookup, signin_request and the sibling's guard ladder, signin_ack, signin_approval (SPEC.md §8)",
-                          cases: b.cases + (try SignInFacets.cases(f)), withdrawn: Issue23Withdrawals.entries("signin"))
+                          cases: cases, withdrawn: Issue23Withdrawals.entries("signin"))
     }
 
     /// Every malformation of `m` as a decode case (`op` takes `{encoded}` unless `field` says otherwise).

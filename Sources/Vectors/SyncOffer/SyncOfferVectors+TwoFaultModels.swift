@@ -63,6 +63,18 @@ extension SyncOfferVectors {
                 if s.has("unknown") { t = setting(t, "aad", .bytes([1])) }
                 return cborInput(enc(t))
             },
+            // R1-15 before R1-19: a tag at depth 32 (the limit) whose content, at depth 33, is
+            // missing. The depth fault alone: the content is there (depth 33, cbor_depth_exceeded);
+            // the end of input alone: the tag one level up, at 31, with its content missing
+            // (cbor_truncated). Both sit in an unknown member that sorts last, which the CBOR
+            // layer never reaches; with neither fault, the offer without it.
+            TwoFaultModel("sync_offer/decode_offer/cbor/depth-33-input-ends", op: "decode_offer", first: "depth", second: "end") { s in
+                let pairs = sortedPairs(wireMembers(offerTree))
+                guard s.has("depth") || s.has("end") else { return cborInput(rawMap(pairs)) }
+                let arrays = s.has("depth") ? 30 : 29
+                let tail: [UInt8] = s.has("end") ? [0xc1] : [0xc1, 0x00]
+                return cborInput(rawMap(pairs + [(enc(.text("zzzzzzzzzzz")), [UInt8](repeating: 0x81, count: arrays) + tail)]))
+            },
         ]
     }
 }
