@@ -48,6 +48,7 @@ extension SyncOfferVectors {
         try malformedSnapshotCases(&b, f)
         try snapshotInputCases(&b, f)
         try snapshotOrderCases(&b, f)
+        try fieldTypeCases(&b)
     }
 
     // MARK: Unicode
