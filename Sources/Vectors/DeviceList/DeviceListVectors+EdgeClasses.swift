@@ -137,6 +137,12 @@ extension DeviceListVectors {
 
     // MARK: lists
 
+    /// d1 listed twice and revoked once, unsigned: the list of list_verify/valid/duplicate-ids and
+    /// of order/account-before-signature (and of its two-fault model).
+    static func duplicateIDsList(_ ids: Identities) -> DeviceList {
+        DeviceList(accountID: ids.a.nodeID, version: 3, updatedAt: base, devices: [ids.d1.nodeID, ids.a.nodeID, ids.d1.nodeID], revoked: [ids.d2.nodeID], accountLeafRetired: false)
+    }
+
     static func listEdgeCases(_ b: inout Builder, _ ids: Identities) throws {
         let a = ids.a, d1 = ids.d1.nodeID, d2 = ids.d2.nodeID
         func sign(_ id: String, _ comment: String, _ l: DeviceList, version: CBOR) throws -> DeviceList {
@@ -150,7 +156,7 @@ extension DeviceListVectors {
             DeviceList(accountID: a.nodeID, version: v, updatedAt: base, devices: devices, revoked: revoked, accountLeafRetired: false)
         }
         let dup = try sign("sign/duplicate-ids", "d1 listed twice and revoked once: signed as given, duplicates and order kept (a signer that dedups or sorts signs other bytes)",
-                           plainList(3, [d1, a.nodeID, d1], [d2]), version: .unsigned(3))
+                           duplicateIDsList(ids), version: .unsigned(3))
         _ = try sign("sign/version-2-53", "version 2^53, the largest integer written as a JSON number", plainList(1 << 53, [d1]), version: .unsigned(1 << 53))
         _ = try sign("sign/version-2-53-plus-1", "version 2^53 + 1, a decimal string: 01 00 00 00 00 00 20 00 in the signed bytes (a reader going through a double signs 2^53)",
                      plainList((1 << 53) + 1, [d1]), version: .text(String((UInt64(1) << 53) + 1)))

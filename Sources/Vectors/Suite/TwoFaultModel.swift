@@ -81,6 +81,7 @@ public enum TwoFaultModels {
     public static func of(format: String) throws -> [TwoFaultModel] {
         switch format {
         case "sync_offer": return try SyncOfferVectors.twoFaultModels(SyncOfferVectors.Fixture())
+        case "device_list": return try DeviceListVectors.twoFaultModels(DeviceListVectors.Identities())
         default: return []
         }
     }
