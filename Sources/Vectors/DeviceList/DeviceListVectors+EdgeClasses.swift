@@ -133,6 +133,14 @@ extension DeviceListVectors {
         let upper = CBOR.object([("wire", .text(Hex.encode(w).uppercased())), ("pinned", .text(Hex.encode(pa).uppercased()))])
         b.add("valid/uppercase-hex", "credential_verify", "wire and pinned in uppercase hex: the same bytes, verified (§2.2: either case in op inputs)",
               input: upper, expected: .output(DeviceListOutput.credentialVerified(nfc)))
+        // The two signature cases above with both faults taken out: the byte audit of two-fault
+        // cases (`conformance coverage`) splits each against it into the bit flip and the length,
+        // where the nearest other accepted case (uppercase-hex) differs in two whole members.
+        // Not a base: derived input cases keep the bases they had.
+        let twoFaultCases = ["signature/short-and-ed25519-bad", "signature/64-bytes-ed25519-bad"]
+        b.add("valid/name-nfc", "credential_verify", "the credential issue/name-nfc, in lowercase hex: verified under account A",
+              flags: [InputBeforeRulesCases.notABase] + twoFaultCases.map { "neighbour-of:device_list/credential_verify/\($0)\(realKEMSuffix)" },
+              input: vin(w, pa), expected: .output(DeviceListOutput.credentialVerified(nfc)))
     }
 
     // MARK: lists
