@@ -133,9 +133,23 @@ extension DeviceListVectors {
         let upper = CBOR.object([("wire", .text(Hex.encode(w).uppercased())), ("pinned", .text(Hex.encode(pa).uppercased()))])
         b.add("valid/uppercase-hex", "credential_verify", "wire and pinned in uppercase hex: the same bytes, verified (§2.2: either case in op inputs)",
               input: upper, expected: .output(DeviceListOutput.credentialVerified(nfc)))
+        // The two signature cases above with both faults taken out: the byte audit of two-fault
+        // cases (`conformance coverage`) splits each against it into the bit flip and the length,
+        // where the nearest other accepted case (uppercase-hex) differs in two whole members.
+        // Not a base: derived input cases keep the bases they had.
+        let twoFaultCases = ["signature/short-and-ed25519-bad", "signature/64-bytes-ed25519-bad"]
+        b.add("valid/name-nfc", "credential_verify", "the credential issue/name-nfc, in lowercase hex: verified under account A",
+              flags: [InputBeforeRulesCases.notABase] + twoFaultCases.map { "neighbour-of:device_list/credential_verify/\($0)\(realKEMSuffix)" },
+              input: vin(w, pa), expected: .output(DeviceListOutput.credentialVerified(nfc)))
     }
 
     // MARK: lists
+
+    /// d1 listed twice and revoked once, unsigned: the list of list_verify/valid/duplicate-ids and
+    /// of order/account-before-signature (and of its two-fault model).
+    static func duplicateIDsList(_ ids: Identities) -> DeviceList {
+        DeviceList(accountID: ids.a.nodeID, version: 3, updatedAt: base, devices: [ids.d1.nodeID, ids.a.nodeID, ids.d1.nodeID], revoked: [ids.d2.nodeID], accountLeafRetired: false)
+    }
 
     static func listEdgeCases(_ b: inout Builder, _ ids: Identities) throws {
         let a = ids.a, d1 = ids.d1.nodeID, d2 = ids.d2.nodeID
@@ -150,7 +164,7 @@ extension DeviceListVectors {
             DeviceList(accountID: a.nodeID, version: v, updatedAt: base, devices: devices, revoked: revoked, accountLeafRetired: false)
         }
         let dup = try sign("sign/duplicate-ids", "d1 listed twice and revoked once: signed as given, duplicates and order kept (a signer that dedups or sorts signs other bytes)",
-                           plainList(3, [d1, a.nodeID, d1], [d2]), version: .unsigned(3))
+                           duplicateIDsList(ids), version: .unsigned(3))
         _ = try sign("sign/version-2-53", "version 2^53, the largest integer written as a JSON number", plainList(1 << 53, [d1]), version: .unsigned(1 << 53))
         _ = try sign("sign/version-2-53-plus-1", "version 2^53 + 1, a decimal string: 01 00 00 00 00 00 20 00 in the signed bytes (a reader going through a double signs 2^53)",
                      plainList((1 << 53) + 1, [d1]), version: .text(String((UInt64(1) << 53) + 1)))

@@ -219,6 +219,7 @@ extension DeviceListVectors {
         "credential_verify/signature/one-byte": ["10.1-6"],
         "credential_verify/order/wire-hex-before-pinned": ["10.6-2", "2.2-4"],
         "credential_verify/valid/uppercase-hex": ["10.2-11", "10.2-13", "10.1-4", "10.1-6", "2.2-4"],
+        "credential_verify/valid/name-nfc": ["10.2-11", "10.2-13", "10.1-4", "10.1-6"],
         "list_sign/sign/duplicate-ids": ["10.3-1", "10.3-2", "10.3-3", "10.1-5", "10.3-9"],
         "list_sign/sign/version-2-53": ["10.3-1", "10.3-2", "10.3-3", "10.1-5", "10.6-5"],
         "list_sign/sign/version-2-53-plus-1": ["10.3-1", "10.3-2", "10.3-3", "10.1-5", "10.6-5"],

@@ -78,9 +78,11 @@ enum DeviceListVectors {
         try mlkemCases(&b, ids)
         try finish(&b)
         let withdrawn = try replaceKEMPlaceholderCases(&b)
+        let cases = b.cases + (try DeviceListFacets.cases(ids, signed))
+        try TwoFaultModels.check(try twoFaultModels(ids), in: cases, handler: DeviceListHandler())
         return VectorFile(format: "device_list",
                           description: "Haven DeviceCredential and signed, versioned DeviceList (identity derivation, wire layouts, hybrid verification in Haven's order, merge and rollback rules) and Pixie's device advertisement and contact side (SPEC.md §10)",
-                          cases: b.cases + (try DeviceListFacets.cases(ids, signed)), withdrawn: withdrawn + Issue23Withdrawals.entries("device_list"))
+                          cases: cases, withdrawn: withdrawn + Issue23Withdrawals.entries("device_list"))
     }
 
     // MARK: helpers
@@ -119,8 +121,14 @@ enum DeviceListVectors {
 
     // MARK: credentials (§10.2)
 
+    /// Account A vouches for device 1: the credential of credential_verify/valid/iphone and of its
+    /// tampered copies (and of their two-fault models).
+    static func iphoneCredential(_ ids: Identities) throws -> DeviceCredential {
+        try DeviceCredential.issue(account: ids.a, device: ids.d1.bundle, name: "Blaine's iPhone", createdAt: base)
+    }
+
     static func credentialCases(_ b: inout Builder, _ ids: Identities) throws {
-        let iphone = try DeviceCredential.issue(account: ids.a, device: ids.d1.bundle, name: "Blaine's iPhone", createdAt: base)
+        let iphone = try iphoneCredential(ids)
         let empty = try DeviceCredential.issue(account: ids.a, device: ids.d2.bundle, name: "", createdAt: base + 60)
         let unicode = try DeviceCredential.issue(account: ids.a, device: ids.d3.bundle, name: "Mac Studio \u{1F5A5}\u{FE0F} Zo\u{0065}\u{0301}", createdAt: base + 3600)
         let issued = [("iphone", iphone, "a typical credential"), ("empty-name", empty, "an empty name: name_len 0"),
@@ -238,19 +246,24 @@ enum DeviceListVectors {
 
     struct SignedLists {
         let twoDevices, empty, withRevoked, retired, extremes: DeviceList
+
+        /// Account A's signed lists, the bases of the list cases (and of their two-fault models).
+        init(_ ids: Identities) {
+            let a = ids.a
+            func make(_ version: UInt64, _ updatedAt: UInt64, _ devices: [DeviceID], _ revoked: [DeviceID], retired: Bool = false) -> DeviceList {
+                DeviceList(accountID: a.nodeID, version: version, updatedAt: updatedAt, devices: devices, revoked: revoked, accountLeafRetired: retired).signed(by: a)
+            }
+            twoDevices = make(1, base, [a.nodeID, ids.d1.nodeID], [])
+            empty = make(0, base, [], [])
+            withRevoked = make(5, base + 86_400, [ids.d2.nodeID, a.nodeID, ids.d1.nodeID], [ids.d3.nodeID])
+            retired = make(6, base + 90_000, [ids.d2.nodeID, a.nodeID, ids.d1.nodeID], [ids.d3.nodeID], retired: true)
+            extremes = make(.max, 1 << 63, [syntheticID(1)], [syntheticID(2), syntheticID(3)])
+        }
     }
 
     static func listSignCases(_ b: inout Builder, _ ids: Identities) throws -> SignedLists {
         let a = ids.a
-        func make(_ version: UInt64, _ updatedAt: UInt64, _ devices: [DeviceID], _ revoked: [DeviceID], retired: Bool = false) -> DeviceList {
-            DeviceList(accountID: a.nodeID, version: version, updatedAt: updatedAt, devices: devices, revoked: revoked, accountLeafRetired: retired).signed(by: a)
-        }
-        let s = SignedLists(
-            twoDevices: make(1, base, [a.nodeID, ids.d1.nodeID], []),
-            empty: make(0, base, [], []),
-            withRevoked: make(5, base + 86_400, [ids.d2.nodeID, a.nodeID, ids.d1.nodeID], [ids.d3.nodeID]),
-            retired: make(6, base + 90_000, [ids.d2.nodeID, a.nodeID, ids.d1.nodeID], [ids.d3.nodeID], retired: true),
-            extremes: make(.max, 1 << 63, [syntheticID(1)], [syntheticID(2), syntheticID(3)]))
+        let s = SignedLists(ids)
         let named: [(String, DeviceList, String)] = [
             ("two-devices", s.twoDevices, "version 1: the account leaf and one device"),
             ("empty", s.empty, "version 0, no devices, no revoked ids"),

@@ -10,6 +10,13 @@ enum Issue23Withdrawals {
         var out: [(String, String, String)] = [
             ("account_state", "decode/order/utf8-before-key-order",
              "issue 23: its second fault was none (the key ff sorts above \"b\", so the keys were in order); replaced by account_state/decode/order/bad-utf8-key-below-previous (the key 61 ff after \"b\": not UTF-8, and below \"b\")"),
+            // Found by the two-fault audit (`conformance coverage`, issue 23 item 4).
+            ("account_state", "open/order/decode-error-no-fallback",
+             "issue 23: its second fault was none (with a sorted plaintext the seed key changes nothing: the blob opens under epoch 1), so it could not show an order; replaced by account_state/open/decode/v1-unsorted-no-fallback, the same input without the two-faults claim (it still pins that a decoding error is final)"),
+            ("account_state", "open/fallback/v0-salt-hss1-undecodable-stale",
+             "issue 23: its second fault was none (the unaccepted epoch 5 fails only the v1 attempt: with a decodable plaintext the v0 fallback opens the blob), so it could not show an order; replaced by account_state/open/fallback/v0-salt-hss1-undecodable-not-stale, the same input without the two-faults claim (it still pins that the fallback's decoding error is reported, not the stale epoch)"),
+            ("account_state", "open/fallback/v0-salt-hss1-undecodable-auth-failed",
+             "issue 23: its second fault was none (epoch 5 under another key fails only the v1 attempt: with a decodable plaintext the v0 fallback opens the blob), so it could not show an order; replaced by account_state/open/fallback/v0-salt-hss1-undecodable-not-auth-failed, the same input without the two-faults claim (it still pins that the fallback's decoding error is reported, not the v1 tag failure)"),
             ("pairing", "ensure_paired/order/wire-type-before-paired-type",
              "issue 23: its two faults (wire \"1\", paired \"false\") each give pairing_hello_invalid alone, so it could not show which member is read first; replaced by pairing/ensure_paired/paired/wire-and-paired-both-unreadable, the same input without the two-faults claim"),
             ("device_list", "advertisement_decode/read/only-comma",

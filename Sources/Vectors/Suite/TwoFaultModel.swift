@@ -101,6 +101,7 @@ public enum TwoFaultModels {
         case "settle": return SettleVectors.twoFaultModels()
         case "reconcile": return try ReconcileVectors.twoFaultModels()
         case "signin": return try SignInVectors.twoFaultModels(try SignInFixtures())
+        case "device_list": return try DeviceListVectors.twoFaultModels(DeviceListVectors.Identities())
         default: return []
         }
     }
