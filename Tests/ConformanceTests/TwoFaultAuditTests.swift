@@ -184,7 +184,7 @@ extension TwoFaultAuditTests {
     /// are not faults, or that names its faults in the wrong order fails, each with its reason.
     @Test func aFaultModelDecidesTheCasesItBuilds() throws {
         let file = try Self.committed("sync_offer")
-        let models = try TwoFaultModels.of(format: "sync_offer")
+        let models = try TwoFaultModels.of(format: "sync_offer", cases: file.cases)
         #expect(models.count == 6)
         let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("sync_offer"))
         #expect(audit.isClean)
