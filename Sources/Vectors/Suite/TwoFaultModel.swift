@@ -104,11 +104,13 @@ public struct TwoFaultModel: Sendable {
 /// again against the committed files.
 public enum TwoFaultModels {
     /// The models of one format (none for a format that needs none). `cases` are the format's
-    /// cases (committed, or as generated): a sealed case's model may take the payloads its
-    /// generator drew from the shared stream out of the accepted case that carries them.
+    /// cases (committed, or as generated): a sealed case's model takes the payloads its generator
+    /// drew from the shared stream out of the accepted case that carries them (see
+    /// `EnvelopeVectors.twoFaultModels`).
     public static func of(format: String, cases: [VectorCase]) throws -> [TwoFaultModel] {
         switch format {
         case "sync_offer": return try SyncOfferVectors.twoFaultModels(SyncOfferVectors.Fixture())
+        case "envelope": return try EnvelopeVectors.twoFaultModels(EnvelopeFixtures(), cases: cases)
         default: return []
         }
     }
