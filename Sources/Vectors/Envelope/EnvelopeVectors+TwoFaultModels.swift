@@ -53,7 +53,7 @@ extension EnvelopeVectors {
     static func twoFaultModels(_ f: EnvelopeFixtures, cases: [VectorCase]) throws -> [TwoFaultModel] {
         let (hashA, siblingID, certExpiry, now) = (f.hashA, f.sibling.id, f.certExpiry, f.now)
         let (credential, otherCredential, credentialKey) = (f.credential, f.otherCredential, f.credentialKey)
-        let (siblingCert, expired, newDeviceCert) = (f.siblingCert, f.siblingCertExpired, f.newDeviceCert)
+        let (siblingCert, otherKeyCert, expired, newDeviceCert) = (f.siblingCert, f.siblingCertOtherKey, f.siblingCertExpired, f.newDeviceCert)
         let siblingKey = f.siblingKey, otherSibling = ChannelKeys.siblingChannelKey(accountSeed: f.otherAccountSeed)
 
         // sender_cert_verify: the inputs of `certCases`' `verify`.
@@ -66,6 +66,12 @@ extension EnvelopeVectors {
             TwoFaultModel("envelope/sender_cert_verify/order/signature-before-expiry", op: "sender_cert_verify", first: "signature", second: "expiry") { s in
                 verify(try SenderCert.issue(userIDHash: hashA, deviceID: siblingID, expiresAt: s.has("expiry") ? expired.expiresAt : certExpiry,
                                             signer: s.has("signature") ? otherCredential : credential).encoded)
+            },
+            // An unknown member zz (outside the signed message) in the sibling's certificate as
+            // signed by the other credential key.
+            TwoFaultModel("envelope/sender_cert_verify/order/malformed-before-other-key", op: "sender_cert_verify", first: "malformed", second: "signature") { s in
+                let tree = (s.has("signature") ? otherKeyCert : siblingCert).tree
+                return verify(CBORWriter.encode(s.has("malformed") ? tree.replacingMember("zz", .unsigned(0)) : tree))
             },
         ]
 
