@@ -19,7 +19,7 @@ extension TwoFaultAuditTests {
 
         // The account tamper's faults named the other way round: the signature fault alone is an
         // Ed25519 failure, not the case's account mismatch.
-        let models = try TwoFaultModels.of(format: "device_list")
+        let models = try TwoFaultModels.of(format: "device_list", cases: file.cases)
         let tamper = try #require(models.first { $0.id == "device_list/credential_verify/tamper/account-id-real-kem" })
         let c = try #require(file.cases.first { $0.id == tamper.id })
         let swapped = TwoFaultModel(tamper.id, op: tamper.op, first: "signature", second: "account") { try tamper.build($0) }

@@ -184,7 +184,7 @@ extension TwoFaultAuditTests {
     /// are not faults, or that names its faults in the wrong order fails, each with its reason.
     @Test func aFaultModelDecidesTheCasesItBuilds() throws {
         let file = try Self.committed("sync_offer")
-        let models = try TwoFaultModels.of(format: "sync_offer")
+        let models = try TwoFaultModels.of(format: "sync_offer", cases: file.cases)
         #expect(models.count == 7)
         let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("sync_offer"))
         #expect(audit.isClean)
@@ -225,7 +225,7 @@ extension TwoFaultAuditTests {
     /// the actions, the faults named the other way round fail.
     @Test func aModelOfAnEchoingOpIsJudgedOnItsDecisivePart() throws {
         let file = try Self.committed("settle")
-        let models = try TwoFaultModels.of(format: "settle")
+        let models = try TwoFaultModels.of(format: "settle", cases: file.cases)
         let m = try #require(models.first)
         #expect(models.map(\.id) == ["settle/step/order/undecodable-digest-from-a-backed-off-sibling"])
         let c = try #require(file.cases.first { $0.id == m.id })
@@ -238,5 +238,56 @@ extension TwoFaultAuditTests {
         let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("settle"))
         #expect(audit.isClean)
         #expect(audit.lines.first?.byModel == 1)
+    }
+}
+
+extension TwoFaultAuditTests {
+    static func envelopeRun(_ op: String, _ input: CBOR) -> Result<JSONValue, WireError> {
+        Result { () throws(WireError) -> JSONValue in try EnvelopeHandler().run(op: op, input: input.json) }
+    }
+
+    /// envelope's two-fault cases sealed under eseeds from the generator's shared stream are
+    /// audited by models that open the committed envelope: a model whose plaintext, header, AAD
+    /// or other members are not the case's fails, as does one whose fresh seals do not open to
+    /// what it says they hold, or whose faults are named the other way round.
+    @Test func aSealedModelIsShownToBeItsCaseByOpeningIt() throws {
+        let file = try Self.committed("envelope")
+        let models = try TwoFaultModels.of(format: "envelope", cases: file.cases)
+        let audit = TwoFaultAudit(files: [file], pending: Self.pendingOf("envelope"))
+        #expect(audit.isClean)
+        #expect(audit.lines.first?.byModel == models.count)
+        #expect(audit.lines.first?.pending == 0)
+        let byID = Dictionary(file.cases.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        let m = try #require(models.first { $0.id == "envelope/envelope_open/order/seal-before-inner" })
+        let sealed = try #require(m.sealed)
+        let c = try #require(byID[m.id])
+        #expect(m.audit(c, run: Self.envelopeRun) == nil)
+        func variant(first: String = "seal", second: String = "inner", sealing: Sealing = EnvelopeVectors.envelopeSealing,
+                     _ edit: @escaping @Sendable (inout SealedInput) -> Void) -> TwoFaultModel {
+            TwoFaultModel(m.id, op: m.op, first: first, second: second, sealing: sealing) { s in
+                var x = try sealed.contents(s)
+                edit(&x)
+                return x
+            }
+        }
+        // A plaintext one byte longer than the committed envelope's.
+        #expect(variant { $0.plaintext += [0] }.audit(c, run: Self.envelopeRun)
+                == "the case's envelope opens to another plaintext than its model's with both faults on")
+        // The header as sealed, not as altered after sealing: the wire's wake byte is 01.
+        #expect(variant { $0.header = $0.aad }.audit(c, run: Self.envelopeRun)?.hasPrefix("its model with both faults on has the header 02000460") == true)
+        // Sealed under the header on the wire: the committed envelope does not open under it.
+        #expect(variant { $0.aad = $0.header }.audit(c, run: Self.envelopeRun)?.hasPrefix("the case's envelope does not open") == true)
+        // Another member than the case's (a later clock).
+        #expect(variant { $0.input = EnvelopeVectors.replacing($0.input, "now_s", .unsigned(1)) }.audit(c, run: Self.envelopeRun)
+                == "its model with both faults on is not the case's input outside envelope")
+        // A seal that goes to another recipient than the input names: its inputs do not open.
+        let stranger = EnvelopeVectors.replacing(try sealed.contents(FaultSet()).input, "recipient_seed", .bytes(EnvelopeFixtures.seed("pixie.vectors.envelope.stranger")))
+        let misdirected = Sealing(seal: { p, aad, _, label in try EnvelopeVectors.envelopeSealing.seal(p, aad, stranger, label) },
+                                  open: EnvelopeVectors.envelopeSealing.open)
+        #expect(variant(sealing: misdirected) { _ in }.audit(c, run: Self.envelopeRun)?.hasPrefix("its model does not build") == true)
+        // The faults named the other way round.
+        #expect(variant(first: "inner", second: "seal") { _ in }.audit(c, run: Self.envelopeRun)
+                == "fault inner alone gives error envelope_mac_missing, not the case's answer")
     }
 }

@@ -21,10 +21,12 @@ import Vectors
 ///
 /// A case with no such split fails the audit: its second "fault" is none, or both faults give the
 /// same answer and so cannot tell an order, or its faults cannot be put back one at a time (both
-/// in one value; inside a seal, where one changed byte of plaintext changes every byte). The
-/// cases that fail today are listed in `coverage/two-faults-pending.tsv`, each with what the
-/// audit found: the report counts them as pending, never as audited, and a case that fails and
-/// is not listed (a new one, or one that stopped passing) fails the gate.
+/// in one value; inside a seal, where one changed byte of plaintext changes every byte). Such a
+/// case is audited by its generator's `TwoFaultModel` instead, when it has one (a sealed case's
+/// model by opening the committed seal, `SealedModel`). The cases that fail today are listed in
+/// `coverage/two-faults-pending.tsv`, each with what the audit found: the report counts them as
+/// pending, never as audited, and a case that fails and is not listed (a new one, or one that
+/// stopped passing) fails the gate.
 public struct TwoFaultAudit: Sendable {
     public struct Finding: Sendable {
         public var id: String
@@ -112,7 +114,7 @@ public struct TwoFaultAudit: Sendable {
     /// hand-written two-fault case of the file: one naming anything else is audited nowhere.
     static func models(of file: VectorFile, problems: inout [String]) -> [String: TwoFaultModel] {
         let models: [TwoFaultModel]
-        do { models = try TwoFaultModels.of(format: file.format) } catch {
+        do { models = try TwoFaultModels.of(format: file.format, cases: file.cases) } catch {
             problems.append("\(file.format): its two-fault models do not build: \(error)")
             return [:]
         }

@@ -75,8 +75,11 @@ extension EnvelopeVectors {
         let expiredOtherKey = try SenderCert.issue(userIDHash: f.hashA, deviceID: f.sibling.id, expiresAt: f.siblingCertExpired.expiresAt, signer: f.otherCredential)
         try verify("order/signature-before-expiry", "expired and signed by another key: the signature is judged first", expiredOtherKey.encoded,
                    rules: ["14.6-5"], flags: ["two-faults"], .envelopeSenderCertBothInvalid)
-        try verify("order/malformed-before-signature", "an unknown member in a certificate whose signature is good: malformed first", CBORWriter.encode(c.tree.replacingMember("zz", .unsigned(0))),
-                   rules: ["14.6-5", "14.6-4"], flags: ["two-faults"], .envelopeSenderCertMalformed)
+        // Replaces order/malformed-before-signature (withdrawn, Issue23Withdrawals): its signature
+        // was good, so it held one fault. Not a base: it leaves the derived cases as committed.
+        try verify("order/malformed-before-other-key", "an unknown member in a certificate signed by another credential key (both halves fail): malformed first",
+                   CBORWriter.encode(f.siblingCertOtherKey.tree.replacingMember("zz", .unsigned(0))),
+                   rules: ["14.6-5", "14.6-4"], flags: ["two-faults", InputBeforeRulesCases.notABase], .envelopeSenderCertMalformed)
         try b.reject("sender_cert_verify", "input/credential-key-1983-bytes", "a credential key is 1,984 bytes", rules: ["14.10-2"],
                      input: .object([("cert", .bytes(c.encoded)), ("credential_key", .bytes(Array(f.credentialKey.dropLast()))), ("now_s", .unsigned(f.now))]),
                      .inputBadLength)

@@ -65,9 +65,11 @@ enum EnvelopeVectors {
         try syncCases(&b, f)
         try inputCases(&b, f)
         try signatureEdgeCases(&b, f)
+        let cases = b.cases + (try EnvelopeFacets.cases(f))
+        try TwoFaultModels.check(try twoFaultModels(f, cases: cases), in: cases, handler: b.handler)
         return VectorFile(format: "envelope",
                           description: "The envelope layer (SPEC.md §14): HPKE with X-Wing, the DiscoveryBox, sealed sign-in, the sibling channel key, SenderCert, the sealed-sender envelope and its MAC, wake classes, sealed snapshot sync",
-                          cases: b.cases + (try EnvelopeFacets.cases(f)), withdrawn: Issue23Withdrawals.entries("envelope"))
+                          cases: cases, withdrawn: Issue23Withdrawals.entries("envelope"))
     }
 
     // MARK: - Shared builders

@@ -21,6 +21,8 @@ enum Issue23Withdrawals {
              "issue 23: its two faults (wire \"1\", paired \"false\") each give pairing_hello_invalid alone, so it could not show which member is read first; replaced by pairing/ensure_paired/paired/wire-and-paired-both-unreadable, the same input without the two-faults claim"),
             ("device_list", "advertisement_decode/read/only-comma",
              "issue 23: it claimed two faults, but its two empty entries are one fault with one code and the text's emptiness (step 1) is none, so no fault could be taken out alone; replaced by device_list/advertisement_decode/read/only-comma-not-empty, the same input without the two-faults claim (it still pins the order: a reader that drops empty entries first answers empty)"),
+            ("envelope", "sender_cert_verify/order/malformed-before-signature",
+             "issue 23: it claimed two faults, but its signature was good (the signed message does not cover an unknown member), so its one fault was the unknown member zz and a verifier that judges the signature first passed it too; replaced by envelope/sender_cert_verify/order/malformed-before-other-key (the same member zz in the certificate signed by another credential key, both_invalid alone)"),
         ]
         let mldsa: [(String, String)] = [
             ("signin", "cert_verify"), ("signin", "ladder"), ("envelope", "sender_cert_verify"),

@@ -18,6 +18,11 @@
 /// A fault's bytes may depend on whether the other is on (an over-cap `size_bytes` alone must
 /// still match the blob, or it would be two faults), which is why a model is a function of the
 /// set and not two edits applied one after the other.
+///
+/// A case sealed under randomness drawn in sequence from its generator's shared stream (an
+/// envelope's eseed) cannot be rebuilt byte for byte by a model, and drawing that randomness again
+/// would move every later case. Its model is a `SealedModel`: it states what the seal holds, and
+/// "both faults on is the committed input" is shown by opening the committed seal (see there).
 public struct TwoFaultModel: Sendable {
     /// The case the model builds.
     public var id: String
@@ -32,6 +37,8 @@ public struct TwoFaultModel: Sendable {
     /// echo differs between the two single-fault inputs whatever the order, so comparing whole
     /// outputs could never find the case's answer. nil: the whole answer.
     let decisive: (@Sendable (JSONValue) -> JSONValue?)?
+    /// nil: the committed input is compared with the model's both-faults input byte for byte.
+    let sealed: SealedModel?
 
     init(_ id: String, op: String, first: String, second: String, decisive: (@Sendable (JSONValue) -> JSONValue?)? = nil,
          input: @escaping @Sendable (FaultSet) throws -> CBOR) {
@@ -41,6 +48,22 @@ public struct TwoFaultModel: Sendable {
         self.second = second
         self.decisive = decisive
         self.build = input
+        self.sealed = nil
+    }
+
+    /// A model whose input holds a seal: `contents` says what it holds for each set of faults;
+    /// the inputs the model runs are sealed afresh under an eseed from a label naming the case and
+    /// the set (never the generator's shared stream).
+    init(_ id: String, op: String, first: String, second: String, sealing: Sealing,
+         contents: @escaping @Sendable (FaultSet) throws -> SealedInput) {
+        let model = SealedModel(sealing: sealing, contents: contents)
+        self.id = id
+        self.op = op
+        self.first = first
+        self.second = second
+        self.sealed = model
+        self.decisive = nil
+        self.build = { s in try model.input(s, label: "two-fault-model.\(id).\(s.on.isEmpty ? "none" : s.on.sorted().joined(separator: "+"))") }
     }
 
     /// The input with the named faults switched on.
@@ -60,8 +83,12 @@ public struct TwoFaultModel: Sendable {
         }
         do {
             guard c.op == op else { return "its model is of op \(op), the case's is \(c.op)" }
-            // As JSON: a committed case read back holds its bytes as hex text, not as bytes.
-            guard try both().json == c.input.json else { return "its model with both faults on is not the case's input" }
+            if let sealed {
+                if let problem = try sealed.problem(committed: c.input, both: FaultSet(on: [first, second])) { return problem }
+            } else {
+                // As JSON: a committed case read back holds its bytes as hex text, not as bytes.
+                guard try both().json == c.input.json else { return "its model with both faults on is not the case's input" }
+            }
             let base = run(op, try input([]))
             guard case .success = base else { return "its model with no fault is not accepted: \(describe(base))" }
             let a = run(op, try input([first])), b = run(op, try input([second]))
@@ -94,14 +121,18 @@ public struct TwoFaultModel: Sendable {
 /// them; its generator audits them as it writes the cases, and `conformance coverage` audits them
 /// again against the committed files.
 public enum TwoFaultModels {
-    /// The models of one format (none for a format that needs none).
-    public static func of(format: String) throws -> [TwoFaultModel] {
+    /// The models of one format (none for a format that needs none). `cases` are the format's
+    /// cases (committed, or as generated): a sealed case's model takes the payloads its generator
+    /// drew from the shared stream out of the accepted case that carries them (see
+    /// `EnvelopeVectors.twoFaultModels`).
+    public static func of(format: String, cases: [VectorCase]) throws -> [TwoFaultModel] {
         switch format {
         case "sync_offer": return try SyncOfferVectors.twoFaultModels(SyncOfferVectors.Fixture())
         case "settle": return SettleVectors.twoFaultModels()
         case "reconcile": return try ReconcileVectors.twoFaultModels()
         case "signin": return try SignInVectors.twoFaultModels(try SignInFixtures())
         case "device_list": return try DeviceListVectors.twoFaultModels(DeviceListVectors.Identities())
+        case "envelope": return try EnvelopeVectors.twoFaultModels(EnvelopeFixtures(), cases: cases)
         default: return []
         }
     }
