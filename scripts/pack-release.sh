@@ -3,7 +3,7 @@
 # and Foundation linked in statically (it needs only the C and C++ runtimes every glibc Linux
 # has, no Swift toolchain), with vectors/, SPEC.md and schemas/ beside it.
 #
-#   scripts/pack-release.sh [OUT_DIR]      (default: dist)
+#   scripts/pack-release.sh [OUT_DIR]      (default: dist; RELEASE_SCRATCH=DIR builds in DIR)
 #
 # Prints the archive's path as its last line. The binary finds the vectors packed beside it, so
 # `conformance-<version>-linux-<arch>/conformance run -- ./my-testee` works from any directory.
@@ -12,8 +12,12 @@ cd "$(dirname "$0")/.."
 out="${1:-dist}"
 mkdir -p "$out"
 
-swift build -c release --static-swift-stdlib --product conformance >&2
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/conformance"
+# RELEASE_SCRATCH: a build directory of its own (CI builds the release beside the debug build and
+# swift test, and two SwiftPM processes cannot share one build directory).
+scratch=()
+[ -n "${RELEASE_SCRATCH:-}" ] && scratch=(--scratch-path "$RELEASE_SCRATCH")
+swift build -c release --static-swift-stdlib "${scratch[@]}" --product conformance >&2
+bin="$(swift build -c release --static-swift-stdlib "${scratch[@]}" --show-bin-path)/conformance"
 version="$("$bin" --version)"
 name="conformance-$version-linux-$(uname -m)"
 
