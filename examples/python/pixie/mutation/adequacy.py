@@ -31,6 +31,11 @@ mutant. One that gets killed is flagged, and so is one that names no mutant of t
 flagged equivalent, 0 otherwise; `--min-killed PCT` exits 1 only below that kill ratio (or on a
 flagged equivalent); `--report-only` always 0. Timed-out mutants count as killed (a hang fails
 the runner's case timeout).
+
+After a run, the survivors are what new cases are written for. `--keep DIR` keeps each target's
+cosmic-ray database as DIR/<target>.sqlite; `--recheck DIR/<target>.sqlite` then applies each
+survivor's diff (as the database holds it) to a fresh copy of the package and judges it against
+today's vectors, without a new campaign: it says which survivors the new cases kill.
 """
 import argparse
 import os
@@ -235,6 +240,9 @@ def run_target(target, args, home, urls, equivalents):
     rows = con.execute("""select s.job_id, s.start_pos_row, r.worker_outcome, r.test_outcome, r.diff
                           from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
     con.close()
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        shutil.copy(db, os.path.join(args.keep, target + ".sqlite"))
     counts = dict(mutants=len(rows), killed=0, survived=0, timeout=0, equivalent=0, incompetent=0)
     survivors, flagged = [], []
     for job, row, worker, outcome, diff in rows:
@@ -259,6 +267,46 @@ def run_target(target, args, home, urls, equivalents):
     return counts, sorted(survivors), flagged, seconds
 
 
+def recheck(args, equivalents):
+    """--recheck: after new cases were added for a run's survivors, shows which of them the
+    vectors now kill without running the whole campaign again. Each survivor's diff (as the
+    database holds it) is applied with `patch` to a fresh copy of the package and judged by the
+    target's own script. Exit 1 if any still survives."""
+    still = 0
+    for db in args.recheck:
+        target = os.path.splitext(os.path.basename(db))[0]
+        if target not in TARGETS:
+            raise SystemExit("adequacy.py: %s is not named after a target (%s)" % (db, ", ".join(sorted(TARGETS))))
+        scratch = tempfile.mkdtemp(prefix="pixie-recheck-")
+        try:
+            home = os.path.join(scratch, "home")
+            prepare_copy(home, args.conformance, args.vectors, args.python)
+            keys = mutant_keys(db, home)
+            con = sqlite3.connect(db)
+            rows = con.execute("""select s.job_id, s.start_pos_row, r.test_outcome, r.diff, r.worker_outcome
+                                  from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
+            con.close()
+            survivors = [(keys[j], row, diff) for j, row, outcome, diff, worker in rows
+                         if (outcome or "").upper() == "SURVIVED" and (worker or "").upper() != "TIMEOUT" and keys[j] not in equivalents]
+            killed = 0
+            for key, row, diff in sorted(survivors, key=lambda s: (s[0][0], s[1], s[0][2], s[0][4])):
+                copy = os.path.join(scratch, "copy")
+                shutil.rmtree(copy, ignore_errors=True)
+                prepare_copy(copy, args.conformance, args.vectors, args.python)
+                body = "\n".join(l for l in diff.splitlines() if not l.startswith("--- mutation diff ---")) + "\n"
+                if subprocess.run(["patch", "-s", "-p1"], cwd=copy, input=body.encode(), stdout=subprocess.DEVNULL).returncode != 0:
+                    raise SystemExit("adequacy.py: the diff of %s:%d %s does not apply to today's package" % (key[0], row, key[2]))
+                dead = subprocess.run(["sh", "./judge-%s.sh" % target], cwd=copy).returncode != 0
+                killed += dead
+                print("  %s %s:%d %s (#%d on its line): %s" % ("killed  " if dead else "SURVIVES", key[0], row, key[2], key[4], mutated_text(diff)))
+                sys.stdout.flush()
+            still += len(survivors) - killed
+            print("%s: %d survivor(s) not listed equivalent, %d now killed, %d still survive" % (target, len(survivors), killed, len(survivors) - killed))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return 1 if still and not args.report_only else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--format", action="append", dest="targets", choices=sorted(TARGETS),
@@ -272,12 +320,18 @@ def main():
     ap.add_argument("--conformance", default=os.environ.get("CONFORMANCE", os.path.join(WORKTREE, ".build/debug/conformance")))
     ap.add_argument("--vectors", default=os.path.join(WORKTREE, "vectors"))
     ap.add_argument("--report-only", action="store_true", help="exit 0 whatever survives")
+    ap.add_argument("--keep", metavar="DIR", help="copy each target's cosmic-ray database to DIR/<target>.sqlite (for --recheck)")
+    ap.add_argument("--recheck", metavar="DB", action="append", default=[],
+                    help="judge again, against today's vectors, each survivor of a kept database (DIR/<target>.sqlite) "
+                         "that equivalent.tsv does not list: its diff applied to a fresh copy; no cosmic-ray run")
     ap.add_argument("--min-killed", type=float, default=None,
                     help="exit 1 only when the kill ratio over all targets is below PCT (CI's sample: survivors are listed, the floor gates)")
     args = ap.parse_args()
     args.conformance = os.path.abspath(args.conformance)
     args.vectors = os.path.abspath(args.vectors)
     equivalents = load_equivalents()
+    if args.recheck:
+        return recheck(args, equivalents)
     scratch = tempfile.mkdtemp(prefix="pixie-mutation-")
     workers = []
     try:
