@@ -90,6 +90,24 @@ extension SyncOfferVectors {
         try b.error("input/snapshot-null", "import", "a null element among the snapshots", rules: ["R7.9-14", "R7.9-1"], input: good.replacing("snapshots", with: .array([snap.tree, .null])), .inputBadType)
         try b.error("order/store-before-snapshots", "import", "a store naming namespace calendar and snapshots not an array: store first", rules: ["R7.9-2"], twoFaults: true,
                     input: .object([("snapshots", .unsigned(1)), ("store", .object([("namespaces", .object([("calendar", .array([]))]))]))]), .unknownNamespace)
+
+        // R7.9-11: a store given in JSON comes back normalised, whatever order it was given in:
+        // text sets sorted by UTF-8 bytes without repeats, reactions in leaf order (a survivor of
+        // cosmic-ray on pixie: a writer that echoes the sets as given passed every case).
+        var note = SampleRows.typical(.notebook)
+        note["tags"] = .textSet(["food", "Zest", "food"])
+        let message = SampleRows.full(.messages)
+        guard case .array(let reactions)? = rowTree(message)["reactions"], reactions.count > 1 else {
+            throw StateDigestVectors.GeneratorCheckFailed(description: "sync_offer: the full message row has fewer than two reactions")
+        }
+        let given = CBOR.object([("namespaces", .object([
+            ("messages", .array([setting(rowTree(message), "reactions", .array(reactions.reversed()))])),
+            ("notebook", .array([setting(rowTree(note), "tags", .array([.text("food"), .text("Zest"), .text("food")]))])),
+        ]))])
+        let normalised = try SyncSnapshot(rows: [.messages: [message], .notebook: [note]])
+        try b.add("normalised/store-sets-as-given", "import", "a store whose note tags are given unsorted with a repeat and whose message reactions are given in reverse, no snapshot: the store comes back with its sets in order",
+                  rules: ["R7.9-11", "R7.9-14"], flags: [InputBeforeRulesCases.notABase], input: .object([("store", given), ("snapshots", .array([]))]),
+                  expected: .output(SyncOfferOutput.imported(normalised, inserted: [])))
     }
 
     // MARK: schedule
