@@ -195,10 +195,12 @@ def mutant_keys(db, home):
     return keys
 
 
-def sample(db, n, seed):
-    """Keeps a seeded sample of n work items: the same seed keeps the same mutants."""
+def sample(db, n, seed, keys):
+    """Keeps a seeded sample of n work items: the same seed keeps the same mutants. The draw is
+    over the mutants' keys, sorted, not over cosmic-ray's job ids: those are fresh UUIDs at every
+    init, so a draw over them picks other mutants on every run."""
     con = sqlite3.connect(db)
-    jobs = sorted(r[0] for r in con.execute("select job_id from work_items"))
+    jobs = sorted((r[0] for r in con.execute("select job_id from work_items")), key=lambda j: (keys[j], j))
     if n >= len(jobs):
         con.close()
         return
@@ -226,13 +228,18 @@ def run_target(target, args, home, urls, equivalents):
     # The unmutated package must pass its judge, or every mutant would "die".
     if subprocess.run(["sh", "./judge-%s.sh" % target], cwd=home).returncode != 0:
         raise SystemExit("adequacy.py: the unmutated package fails the judge of %s; fix that first" % target)
-    subprocess.run([tool("cosmic-ray"), "init", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL)
+    if args.resume:
+        # A kept campaign goes on where it stopped: cosmic-ray's exec runs only the work items
+        # that have no result yet. Its mutants are those of the module as it was at init.
+        shutil.copy(args.resume, db)
+    else:
+        subprocess.run([tool("cosmic-ray"), "init", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL)
     keys = mutant_keys(db, home)
     modules = {m for m in TARGETS[target][0]}
     found = set(keys.values())
     stale = sorted(k for k in equivalents if k[0] in modules and k not in found)
     if args.sample:
-        sample(db, args.sample, args.seed)
+        sample(db, args.sample, args.seed, keys)
     start = time.time()
     subprocess.run([tool("cosmic-ray"), "exec", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.time() - start
@@ -321,6 +328,9 @@ def main():
     ap.add_argument("--vectors", default=os.path.join(WORKTREE, "vectors"))
     ap.add_argument("--report-only", action="store_true", help="exit 0 whatever survives")
     ap.add_argument("--keep", metavar="DIR", help="copy each target's cosmic-ray database to DIR/<target>.sqlite (for --recheck)")
+    ap.add_argument("--resume", metavar="DB",
+                    help="go on with a kept, stopped campaign (DIR/<target>.sqlite of --keep) instead of a new one: only "
+                         "its mutants without a result run; one --format; the module must be as it was at that init")
     ap.add_argument("--recheck", metavar="DB", action="append", default=[],
                     help="judge again, against today's vectors, each survivor of a kept database (DIR/<target>.sqlite) "
                          "that equivalent.tsv does not list: its diff applied to a fresh copy; no cosmic-ray run")
@@ -330,6 +340,11 @@ def main():
     args.conformance = os.path.abspath(args.conformance)
     args.vectors = os.path.abspath(args.vectors)
     equivalents = load_equivalents()
+    if args.resume:
+        args.resume = os.path.abspath(args.resume)
+        target = os.path.splitext(os.path.basename(args.resume))[0].split("-")[0]
+        if args.targets != [target] or args.sample:
+            raise SystemExit("adequacy.py: --resume %s needs --format %s alone and no --sample" % (args.resume, target))
     if args.recheck:
         return recheck(args, equivalents)
     scratch = tempfile.mkdtemp(prefix="pixie-mutation-")
