@@ -82,7 +82,7 @@ import Vectors
     /// The control: the same proxy with `Content-Length: 0` and nothing after the header section
     /// passes, so the failures above are decided by the content and the length, nothing else.
     @Test func a204WithLengthZeroPasses() throws {
-        let r = try Self.run("revocation", Self.bad204(head: "Content-Length: 0\r\n", content: ""), only: [Self.remove204, "revocation/scenario/framing/*"])
+        let r = try Self.run("revocation", Self.bad204(head: "Content-Length: 0\r\n", content: ""), only: [Self.remove204, "revocation/scenario/framing/204-ends-at-header"])
         #expect(r.run.records.count == 2)
         #expect(r.run.records.allSatisfy { $0.outcome == .passed }, "\(r.run.records.map { "\($0.id): \($0.outcome)" })")
     }
@@ -130,7 +130,9 @@ import Vectors
     /// Every pairing scenario without a scenario-level `excludes` passes the proxy, and the leak
     /// case fails with `want`: the leak, and only the leak, is what fails the cases that fail.
     static func expectOnlyTheLeakCaseFails(_ b: HTTPServer.Behaviour, _ want: String) throws {
-        let r = try HTTPTests.withServer(b) { try HTTPTests.run("pairing", port: $0, skip: ["*/timing/*"]) }
+        // The proxy answers one request per connection, then closes (its rewritten answers need
+        // the close to be delimited), so R13.1-12's pipelined cases are not its to pass.
+        let r = try HTTPTests.withServer(b) { try HTTPTests.run("pairing", port: $0, skip: ["*/timing/*", "*/framing/pipelined*"]) }
         let guarded = Set(HTTPTests.scenarios("pairing").filter { $0.input["excludes"] != nil }.map(\.id))
         #expect(guarded.contains(pairingLeak))
         let failing = r.run.records.filter { $0.outcome != .passed }

@@ -72,6 +72,23 @@ public final class HTTPConnection {
         }
     }
 
+    /// Writes bytes as they are, without reading (a raw step).
+    func writeRaw(_ bytes: [UInt8], deadline: UInt64) -> TransportFailure? {
+        guard isOpen else { return TransportFailure(.closed, "not connected") }
+        return Socket.writeAll(fd, bytes, deadline: deadline)
+    }
+
+    /// True when the service closes the connection before the deadline with no byte more; false
+    /// when a byte arrives or the deadline passes first.
+    func awaitClose(deadline: UInt64) -> Bool {
+        guard let r = reader else { return true }
+        if r.buffered > 0 { return false }
+        switch r.fill(deadline: deadline) {
+        case .eof: return r.buffered == 0
+        case .data, .timeout, .error: return false
+        }
+    }
+
     /// How long the client waits, after the header section of an answer that has no body, for
     /// stray bytes a service sends anyway before it closes the connection (SPEC §6.13).
     static let strayQuietNanos: UInt64 = 100_000_000
@@ -180,6 +197,24 @@ public struct SocketTransport: ScenarioTransport {
         }
         group.wait()
         return slots.all
+    }
+
+    /// A connection of its own; the bytes written as they are, this side left open (a service
+    /// must close by itself where SPEC says so); then the answers read one after another.
+    public func sendRaw(_ bytes: [UInt8], answers: Int, method: String, awaitClose: Bool) -> Result<RawExchange, TransportFailure> {
+        let deadline = Socket.deadline(after: requestTimeout)
+        let c = HTTPConnection(host: host, port: port)
+        if let f = c.open(deadline: deadline) { return .failure(f) }
+        defer { c.close() }
+        if let f = c.writeRaw(bytes, deadline: deadline) { return .failure(f) }
+        var responses: [HTTPResponse] = []
+        for i in 0..<answers {
+            switch c.readResponse(method: method, deadline: deadline, closeRequested: false) {
+            case .failure(let f): return .failure(TransportFailure(f.kind, "answer \(i + 1) of \(answers): \(f.message)"))
+            case .success(let r): responses.append(r)
+            }
+        }
+        return .success(RawExchange(responses: responses, closed: awaitClose && c.awaitClose(deadline: deadline)))
     }
 
     /// One keep-alive connection for the whole series (reopened if the service closes it), so the

@@ -123,29 +123,25 @@ struct SocketError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// Buffered reading from a non-blocking socket, bounded by a deadline per call.
-final class SocketReader {
+/// `HTTPByteReader` over a non-blocking socket: `fill` waits (bounded by the deadline) for the
+/// next bytes; the parsing is the byte reader's own.
+final class SocketReader: HTTPByteReader {
     let fd: Int32
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private(set) var sawEOF = false
 
-    init(fd: Int32) { self.fd = fd }
-
-    /// A reader over bytes already received, the connection closed after them: the request
-    /// parser run without a socket (the `http_request` fuzz target, unit tests).
-    init(bytes: [UInt8]) {
-        fd = -1
-        buffer = bytes
-        sawEOF = true
+    init(fd: Int32) {
+        self.fd = fd
+        super.init()
     }
 
-    var buffered: Int { buffer.count - start }
-
-    enum Fill { case data, eof, timeout, error(String) }
+    /// Bytes already received, the connection closed after them (the runner's response reading
+    /// without a socket: fuzz targets and unit tests).
+    override init(bytes: [UInt8]) {
+        fd = -1
+        super.init(bytes: bytes)
+    }
 
     /// Reads what is available (waiting until the deadline for at least one byte).
-    func fill(deadline: UInt64) -> Fill {
+    override func fill(deadline: UInt64) -> Fill {
         if sawEOF { return .eof }
         if start > 65_536 {
             buffer.removeFirst(start)
@@ -173,43 +169,6 @@ final class SocketReader {
         }
     }
 
-    /// One line without its CRLF (or bare LF); fails past `maxBytes`.
-    func readLine(maxBytes: Int, deadline: UInt64, what: String) -> Result<[UInt8], TransportFailure> {
-        var scanned = 0  // bytes after `start` already searched (fill may move `start`)
-        while true {
-            if let i = buffer[(start + scanned)...].firstIndex(of: 0x0a) {
-                var line = Array(buffer[start..<i])
-                if line.last == 0x0d { line.removeLast() }
-                start = i + 1
-                guard line.count <= maxBytes else { return .failure(TransportFailure(.tooLarge, "\(what) is longer than \(maxBytes) bytes")) }
-                return .success(line)
-            }
-            scanned = buffer.count - start
-            if buffer.count - start > maxBytes { return .failure(TransportFailure(.tooLarge, "\(what) is longer than \(maxBytes) bytes")) }
-            switch fill(deadline: deadline) {
-            case .data: continue
-            case .eof: return .failure(TransportFailure(.closed, "the connection closed inside \(what)" + (buffered > 0 ? " (\(buffered) byte(s) of it received)" : "")))
-            case .timeout: return .failure(TransportFailure(.timeout, "timed out waiting for \(what)" + (buffered > 0 ? " (\(buffered) byte(s) of it received)" : "")))
-            case .error(let e): return .failure(TransportFailure(.closed, "reading \(what): \(e)"))
-            }
-        }
-    }
-
-    /// Exactly n bytes.
-    func read(_ n: Int, deadline: UInt64, what: String) -> Result<[UInt8], TransportFailure> {
-        while buffered < n {
-            switch fill(deadline: deadline) {
-            case .data: continue
-            case .eof: return .failure(TransportFailure(.closed, "the connection closed inside \(what) (\(buffered) of \(n) bytes received)"))
-            case .timeout: return .failure(TransportFailure(.timeout, "\(what) incomplete at the deadline (\(buffered) of \(n) bytes received)"))
-            case .error(let e): return .failure(TransportFailure(.closed, "reading \(what): \(e)"))
-            }
-        }
-        let out = Array(buffer[start..<(start + n)])
-        start += n
-        return .success(out)
-    }
-
     /// The bytes that follow an answer with no body (a 204, a 304, an answer to HEAD), which a
     /// service should never send: read until the peer closes, `quiet` nanoseconds pass without a
     /// byte, the deadline, or `cap` bytes. With `quiet` 0 only what has already arrived is taken.
@@ -225,21 +184,5 @@ final class SocketReader {
         let out = Array(buffer[start..<end])
         start = buffer.count
         return out
-    }
-
-    /// Everything until the peer closes, at most `cap` bytes.
-    func readToEOF(cap: Int, deadline: UInt64, what: String) -> Result<[UInt8], TransportFailure> {
-        while true {
-            if buffered > cap { return .failure(TransportFailure(.tooLarge, "\(what) exceeds the cap of \(cap) bytes (reading stopped)")) }
-            switch fill(deadline: deadline) {
-            case .data: continue
-            case .eof:
-                let out = Array(buffer[start...])
-                start = buffer.count
-                return .success(out)
-            case .timeout: return .failure(TransportFailure(.timeout, "\(what) (delimited by the connection's end) still open at the deadline, \(buffered) byte(s) received"))
-            case .error(let e): return .failure(TransportFailure(.closed, "reading \(what): \(e)"))
-            }
-        }
     }
 }

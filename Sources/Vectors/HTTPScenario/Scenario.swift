@@ -15,12 +15,14 @@ public struct Scenario: Sendable {
         case request(RequestStep)
         case race(RaceStep)
         case timing(TimingStep)
+        case raw(RawStep)
 
         public var name: String {
             switch self {
             case .request(let s): return s.name
             case .race(let s): return s.name
             case .timing(let s): return s.name
+            case .raw(let s): return s.name
             }
         }
     }
@@ -84,6 +86,30 @@ public struct Scenario: Sendable {
         public var status: Int
     }
 
+    /// Bytes written as they are on a connection of their own: how a service reads a request off
+    /// the wire (its framing, SPEC [R13.1-11], and its connections, [R13.1-12]), which a request
+    /// step, always framed by the runner with one right `Content-Length`, cannot show.
+    public struct RawStep: Sendable {
+        public var name: String
+        /// The bytes (its UTF-8) after `${name}` substitution: one or more requests, or bytes that
+        /// are none.
+        public var send: String
+        /// The answers read from the connection, in order, each as an answer to the method the
+        /// bytes begin with.
+        public var expect: [Expectation]
+        /// The service must then close the connection, with no byte after the last answer.
+        public var closes: Bool
+
+        /// The first request line's method and target (what the answers are read as answers to).
+        public var firstLine: (method: String, target: String) {
+            let words = send.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ", omittingEmptySubsequences: false)
+            return (words.first.map(String.init) ?? "", words.count > 1 ? String(words[1]) : "")
+        }
+    }
+
+    /// The most answers a raw step reads.
+    public static let rawAnswersMax = 16
+
     /// Reads a scenario input; a malformed one is `input_bad_value` / `input_bad_type` naming the path.
     public static func parse(_ input: JSONValue) throws(WireError) -> Scenario {
         var values: [(String, String)] = []
@@ -105,7 +131,7 @@ public struct Scenario: Sendable {
                 switch s {
                 case .request(let r): known.formUnion(r.capture.map(\.0))
                 case .race(let r): known.formUnion(r.capture.map(\.0))
-                case .timing: break
+                case .timing, .raw: break
                 }
             }
             for (i, t) in try Input.array(e, path: "excludes").enumerated() {
@@ -149,6 +175,19 @@ public struct Scenario: Sendable {
                                       samples: Int(samples),
                                       request: try request(try Input.member(t, "request", path: p), path: "\(p).request"),
                                       status: try status(try Input.member(t, "status", path: p), path: "\(p).status")))
+        }
+        if let r = try Input.optionalMember(v, "raw", path: path) {
+            let p = "\(path).raw"
+            let send = try Input.text(try Input.member(r, "send", path: p), path: "\(p).send")
+            guard !send.isEmpty else { throw WireError(.inputBadValue, "a raw step sends at least one byte", field: "\(p).send") }
+            let list = try Input.array(try Input.member(r, "expect", path: p), path: "\(p).expect")
+            guard (1...rawAnswersMax).contains(list.count) else {
+                throw WireError(.inputBadValue, "a raw step expects 1 to \(rawAnswersMax) answers, got \(list.count)", field: "\(p).expect")
+            }
+            var expects: [Expectation] = []
+            for (i, e) in list.enumerated() { expects.append(try expectation(e, path: "\(p).expect[\(i)]")) }
+            let closes = try Input.optionalMember(r, "closes", path: p).map { (b) throws(WireError) in try Input.bool(b, path: "\(p).closes") } ?? false
+            return .raw(RawStep(name: name, send: send, expect: expects, closes: closes))
         }
         let req = try request(try Input.member(v, "request", path: path), path: "\(path).request")
         let exp = try expectation(try Input.member(v, "expect", path: path), path: "\(path).expect")

@@ -44,6 +44,13 @@ enum ScenarioBuilder {
         ]))])
     }
 
+    /// `{"name", "raw": {"send", "expect", "closes"?}}` (SPEC §13.1's raw step).
+    static func raw(_ name: String, _ send: String, _ expect: [CBOR], closes: Bool = false) -> CBOR {
+        var r: Pairs = [("send", .text(send)), ("expect", .array(expect))]
+        if closes { r.append(("closes", .bool(true))) }
+        return .object([("name", .text(name)), ("raw", .object(r))])
+    }
+
     static func scenario(values: [(String, String)] = [], setup: CBOR? = nil, _ steps: [CBOR]) -> CBOR {
         var m: Pairs = []
         if !values.isEmpty { m.append(("values", .object(values.map { ($0.0, .text($0.1)) }))) }
@@ -99,7 +106,22 @@ enum ScenarioBuilder {
             ("timing-samples-2e64-minus-1", "a timing step of 2^64−1 samples", timing(status: int(status), samples: u64max), .inputBadValue),
             ("hex-length-2e64-minus-1", "a hex predicate of length 2^64−1", expecting(int(status), extra: [("json", .object([("hex", u64max)]))]), .inputBadValue),
             ("excludes-unknown-name", "a scenario excludes naming neither a value nor a capture", .object([("excludes", .array([.text("${nobody}")])), ("steps", expecting(int(status))["steps"]!)]), .inputBadValue),
+            ("raw-expect-empty", "a raw step expecting no answer (1 to 16)", raw(send: .text(probe), expect: []), .inputBadValue),
+            ("raw-expect-17", "a raw step expecting 17 answers (1 to 16)", raw(send: .text(probe), expect: Array(repeating: expectOK, count: 17)), .inputBadValue),
+            ("raw-send-empty", "a raw step sending no byte", raw(send: .text(""), expect: [expectOK]), .inputBadValue),
+            ("raw-send-number", "a raw step whose send is a number, not a text", raw(send: int(1), expect: [expectOK]), .inputBadType),
+            ("raw-closes-text", "a raw step whose closes is the text \"true\", not a boolean", raw(send: .text(probe), expect: [expectOK], closes: .text("true")), .inputBadType),
+            ("raw-status-2e64-minus-1", "a raw step's expected status of 2^64−1", raw(send: .text(probe), expect: [.object([("status", u64max)])]), .inputBadValue),
         ]
+    }
+
+    /// A raw step input (SPEC §13.1) for `inputFaults`: the request line of a probe and its members as given.
+    static let probe = "GET /hello HTTP/1.1\r\nHost: conformance\r\n\r\n"
+    static let expectOK = CBOR.object([("status", int(200))])
+    static func raw(send: CBOR, expect: [CBOR], closes: CBOR? = nil) -> CBOR {
+        var r: Pairs = [("send", send), ("expect", .array(expect))]
+        if let closes { r.append(("closes", closes)) }
+        return .object([("steps", .array([.object([("name", .text("raw")), ("raw", .object(r))])]))])
     }
 
     // MARK: predicates (SPEC §13.1)

@@ -139,6 +139,29 @@ public struct ScenarioInterpreter: Sendable {
                         vars.append((name, s.values[i]))
                     }
 
+                case .raw(let s):
+                    let bytes = Array(try Self.substitute(s.send, vars).utf8)
+                    let (method, target) = s.firstLine
+                    let shown = "the raw bytes (\(bytes.count), \(method) \(target))"
+                    switch transport.sendRaw(bytes, answers: s.expect.count, method: method, awaitClose: s.closes) {
+                    case .failure(let f):
+                        return fail(n, s.name, .transport(f.kind), "\(shown): \(f.message)")
+                    case .success(let x):
+                        let req = HTTPRequest(method: method, target: target)
+                        for (i, (answer, e)) in zip(x.responses, s.expect).enumerated() {
+                            let which = "answer \(i + 1) of \(s.expect.count) to \(shown)"
+                            if let fault = common(answer, req, vars) {
+                                return fail(n, s.name, .expectation, "\(which): \(fault)", [Self.preview(answer)])
+                            }
+                            if let (summary, details) = try judge(answer, e, vars) {
+                                return fail(n, s.name, .expectation, "\(which): \(summary)", details)
+                            }
+                        }
+                        if s.closes && !x.closed {
+                            return fail(n, s.name, .expectation, "\(shown): the connection stayed open (or carried more bytes) after answer \(s.expect.count); the service must close it there (SPEC R13.1-11, R13.1-12)")
+                        }
+                    }
+
                 case .timing(let s):
                     let reqA = try build(s.request, vars + [(s.vary, s.a)])
                     let reqB = try build(s.request, vars + [(s.vary, s.b)])

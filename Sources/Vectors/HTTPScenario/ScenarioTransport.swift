@@ -10,6 +10,22 @@ public protocol ScenarioTransport: Sendable {
     func sendConcurrently(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, TransportFailure>]
     /// One after another, each timed from its first byte written to its last byte read.
     func sendTimed(_ requests: [HTTPRequest]) -> [Result<TimedResponse, TransportFailure>]
+    /// `bytes` written as they are on a connection of their own (a raw step, SPEC §13.1), then
+    /// `answers` answers read from it, each as an answer to `method`; with `awaitClose`, whether
+    /// the service then closed the connection without another byte.
+    func sendRaw(_ bytes: [UInt8], answers: Int, method: String, awaitClose: Bool) -> Result<RawExchange, TransportFailure>
+}
+
+/// What a raw step got back: the answers in order, and whether the connection then ended.
+public struct RawExchange: Sendable {
+    public var responses: [HTTPResponse]
+    /// True when the service closed the connection after the last answer with no byte after it
+    /// (only asked when the step says `closes`).
+    public var closed: Bool
+    public init(responses: [HTTPResponse], closed: Bool) {
+        self.responses = responses
+        self.closed = closed
+    }
 }
 
 public struct TimedResponse: Sendable {
@@ -90,6 +106,31 @@ public struct InProcessTransport: ScenarioTransport {
             let answer = Self.call(service, r)
             return .success(TimedResponse(response: answer, nanos: DispatchTime.now().uptimeNanoseconds - t0))
         }
+    }
+
+    /// The bytes read by the reference server's own request reader (`HTTPRequestReader`), each
+    /// request answered in order until a refusal or an answer after which the connection closes
+    /// (the server then closes it), as the reference server does on a socket.
+    public func sendRaw(_ bytes: [UInt8], answers: Int, method: String, awaitClose: Bool) -> Result<RawExchange, TransportFailure> {
+        var responses: [HTTPResponse] = []
+        var closed = false
+        for outcome in HTTPRequestReader.read(bytes, limit: answers + 1) {
+            switch outcome {
+            case .request(let r, let close):
+                responses.append(Self.call(service, r))
+                closed = close
+            case .refused(let answer):
+                responses.append(answer)
+                closed = true
+            case .end:
+                closed = true
+            }
+        }
+        guard responses.count >= answers else {
+            return .failure(TransportFailure(.closed, "the connection closed after \(responses.count) answer(s), \(answers) expected"))
+        }
+        // A further answer is bytes after the last expected one: the connection did not end there.
+        return .success(RawExchange(responses: Array(responses.prefix(answers)), closed: closed && responses.count == answers))
     }
 }
 

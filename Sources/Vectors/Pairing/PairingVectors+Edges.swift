@@ -9,6 +9,21 @@ extension PairingVectors {
         try tokenEdges(&b)
         try bodyEdges(&b)
         try hookEdges(&b)
+        try framingEdges(&b)
+    }
+
+    /// SPEC [R13.1-11], [R13.1-12] on `/pair`: a chunked token is taken (the body is then paired
+    /// to exactly that token), each faulty framing refused and the connection closed.
+    static func framingEdges(_ b: inout Builder) throws {
+        let route = HTTPFraming.Route(
+            path: "/pair", good: "{\"token\":\"\(t1)\"}",
+            goodAnswer: B.expect(200, headers: [B.jsonContentType], json: B.object([("paired", B.eq(true))])),
+            after: [helloStep("hello", paired: true), statusStep("status", authorization: "Bearer ${t1}", 200)],
+            emptyStatus: 400, badStatus: 400,
+            next: "GET /hello HTTP/1.1\r\nHost: conformance\r\n\r\n", nextStatus: 200)
+        for c in HTTPFraming.cases(route) {
+            try b.scenario("framing/\(c.name)", "POST /pair with \(c.what)", rules: c.rules, twoFaults: c.twoFaults, B.scenario(values: [("t1", t1)], c.steps))
+        }
     }
 
     static let pairT1 = pairStep("pair", "${t1}", 200)

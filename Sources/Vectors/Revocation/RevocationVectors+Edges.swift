@@ -10,6 +10,20 @@ extension RevocationVectors {
         try bodyEdges(&b)
         try bodyFloorCases(&b)
         try hookEdges(&b)
+        try framingEdges(&b)
+    }
+
+    /// SPEC [R13.1-11], [R13.1-12] on the session hook (the one body read without a session): a
+    /// chunked body mints a session, each faulty framing is refused and the connection closed.
+    static func framingEdges(_ b: inout Builder) throws {
+        let route = HTTPFraming.Route(
+            path: "/conformance/session", good: "{\"user_id\":\"\(alice)\"}",
+            goodAnswer: B.expect(200, headers: [B.jsonContentType], json: B.object([("token", B.type("string"))])), after: [],
+            emptyStatus: 400, badStatus: 400,
+            next: "GET /v1/sync/siblings HTTP/1.1\r\nHost: conformance\r\n\r\n", nextStatus: 401)
+        for c in HTTPFraming.cases(route) {
+            try b.scenario("framing/\(c.name)", "POST /conformance/session with \(c.what)", rules: c.rules, twoFaults: c.twoFaults, scenario(c.steps))
+        }
     }
 
     /// A session route: its method and path, a body, the steps before, what a working call

@@ -356,12 +356,27 @@ def read_chunked(rfile, limit):
     return bytes(out)
 
 
-def read_body_bytes(headers, rfile):
-    """R13.1-9: the whole body, chunked or of one Content-Length, up to 1 MiB; else Refused."""
+def transfer_codings(lines):
+    """RFC 9110 §5.3, RFC 9112 §7: every Transfer-Encoding line as one list, names in lowercase,
+    empty elements dropped."""
+    codings = (c.strip(OPT_WHITESPACE).lower() for line in lines for c in line.split(","))
+    return [c for c in codings if c]
+
+
+def read_body_bytes(headers, rfile, version):
+    """R13.1-11 in its order, then R13.1-9: the whole body, chunked or of one Content-Length, up
+    to 1 MiB; else Refused."""
     coding = headers.get_all("Transfer-Encoding")
     if coding is not None:
-        if [c.strip(OPT_WHITESPACE).lower() for c in coding] != ["chunked"]:
-            raise Refused(501, "the only transfer coding read is chunked")
+        if version == "HTTP/1.0":
+            raise Refused(400, "an HTTP/1.0 request has no transfer coding")  # R13.1-11 step 1
+        if headers.get_all("Content-Length") is not None:
+            raise Refused(400, "Transfer-Encoding and Content-Length both")  # step 2
+        codings = transfer_codings(coding)
+        if not codings or codings[-1] != "chunked":
+            raise Refused(400, "the last transfer coding is not chunked")  # step 3
+        if codings != ["chunked"]:
+            raise Refused(501, "the only transfer coding read is chunked")  # step 4
         return read_chunked(rfile, BODY_LIMIT)
     length = body_length(headers)
     if length is None:
@@ -413,10 +428,8 @@ def handler_for(service):
             self.send_answer(Answer(code, {"error": HTTPStatus(code).phrase}))
 
         def read_body(self):
-            """R13.1-9: the whole body as text (None when it is not UTF-8)."""
-            if "Transfer-Encoding" in self.headers and "Content-Length" in self.headers:
-                self.close_connection = True  # RFC 9112 §6.1: chunked wins, then the connection ends
-            raw = read_body_bytes(self.headers, self.rfile)
+            """R13.1-9, R13.1-11: the whole body as text (None when it is not UTF-8)."""
+            raw = read_body_bytes(self.headers, self.rfile, self.request_version)
             try:
                 return raw.decode("utf-8")
             except UnicodeDecodeError:

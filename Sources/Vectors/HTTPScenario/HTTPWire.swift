@@ -1,5 +1,3 @@
-import Vectors
-
 /// HTTP/1.1 message syntax (RFC 9112) for the runner's client and the reference server, with the
 /// caps of SPEC.md §6.13: a header section of at most 64 KiB and 100 fields, a body of at most
 /// 1 MiB whether declared (`Content-Length`) or streamed (chunked, or until close). A bigger
@@ -9,14 +7,14 @@ public enum HTTPWire {
     public static let maxFields = 100
     public static let maxBodyBytes = 1 << 20
 
-    struct Head {
-        var startLine: [UInt8]
-        var fields: [HTTPField]
+    package struct Head {
+        package var startLine: [UInt8]
+        package var fields: [HTTPField]
 
-        func values(_ name: String) -> [[UInt8]] { fields.filter { HTTPField.sameName($0.name, name) }.map(\.value) }
+        package func values(_ name: String) -> [[UInt8]] { fields.filter { HTTPField.sameName($0.name, name) }.map(\.value) }
     }
 
-    static func isTokenChar(_ c: UInt8) -> Bool {
+    package static func isTokenChar(_ c: UInt8) -> Bool {
         switch c {
         case 0x30...0x39, 0x41...0x5a, 0x61...0x7a: return true
         default: return Array("!#$%&'*+-.^_`|~".utf8).contains(c)
@@ -24,7 +22,7 @@ public enum HTTPWire {
     }
 
     /// The start line and the header fields, up to and including the empty line.
-    static func readHead(_ r: SocketReader, deadline: UInt64, what: String) -> Result<Head, TransportFailure> {
+    package static func readHead(_ r: HTTPByteReader, deadline: UInt64, what: String) -> Result<Head, TransportFailure> {
         var total = 0
         var start: [UInt8] = []
         // Robustness (RFC 9112 §2.2): empty lines before the start line are skipped.
@@ -61,21 +59,21 @@ public enum HTTPWire {
     }
 
     /// How a message's body is delimited (RFC 9112 §6.3).
-    enum Framing { case none, length(Int), chunked, untilClose }
+    package enum Framing { case none, length(Int), chunked, untilClose }
 
-    static func framing(_ head: Head, isResponse: Bool, status: Int = 0, requestMethod: String = "") -> Result<Framing, TransportFailure> {
+    package static func framing(_ head: Head, isResponse: Bool, status: Int = 0, requestMethod: String = "") -> Result<Framing, TransportFailure> {
         if isResponse && (requestMethod == "HEAD" || (100..<200).contains(status) || status == 204 || status == 304) { return .success(.none) }
         let te = head.values("Transfer-Encoding")
         let cl = head.values("Content-Length")
         if !te.isEmpty {
-            let codings = te.flatMap { $0.split(separator: UInt8(ascii: ",")) }.map { String(decoding: $0, as: UTF8.self).trimmingSpaces.lowercased() }
+            let codings = codings(te)
             if !isResponse && !cl.isEmpty { return .failure(TransportFailure(.malformed, "both Transfer-Encoding and Content-Length")) }
             if codings.last == "chunked" { return .success(.chunked) }
             if !isResponse { return .failure(TransportFailure(.malformed, "a request whose final transfer coding is not chunked")) }
             return .success(.untilClose)
         }
         if !cl.isEmpty {
-            let texts = Set(cl.flatMap { $0.split(separator: UInt8(ascii: ",")) }.map { String(decoding: $0, as: UTF8.self).trimmingSpaces })
+            let texts = Set(cl.flatMap { $0.split(separator: UInt8(ascii: ",")) }.map { String(decoding: $0, as: UTF8.self).trimmingOWS })
             guard texts.count == 1, let t = texts.first, !t.isEmpty, t.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
                 return .failure(TransportFailure(.malformed, "Content-Length is not one decimal number: \(cl.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", "))"))
             }
@@ -87,7 +85,14 @@ public enum HTTPWire {
         return .success(isResponse ? .untilClose : .none)
     }
 
-    static func readBody(_ r: SocketReader, _ framing: Framing, deadline: UInt64) -> Result<[UInt8], TransportFailure> {
+    /// The transfer codings of every `Transfer-Encoding` field line, in order: one list (RFC 9110
+    /// §5.3), names case-insensitive (RFC 9112 §7), empty list elements ignored (RFC 9110 §5.6.1).
+    package static func codings(_ lines: [[UInt8]]) -> [String] {
+        lines.flatMap { $0.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) }
+            .map { String(decoding: $0, as: UTF8.self).trimmingOWS.lowercased() }.filter { !$0.isEmpty }
+    }
+
+    package static func readBody(_ r: HTTPByteReader, _ framing: Framing, deadline: UInt64) -> Result<[UInt8], TransportFailure> {
         switch framing {
         case .none: return .success([])
         case .length(let n): return r.read(n, deadline: deadline, what: "the body")
@@ -97,7 +102,7 @@ public enum HTTPWire {
     }
 
     /// chunk-size [; ext] CRLF data CRLF … 0 CRLF trailers CRLF, at most `maxBodyBytes` of data.
-    static func readChunked(_ r: SocketReader, deadline: UInt64) -> Result<[UInt8], TransportFailure> {
+    package static func readChunked(_ r: HTTPByteReader, deadline: UInt64) -> Result<[UInt8], TransportFailure> {
         var body: [UInt8] = []
         while true {
             let line: [UInt8]
@@ -138,7 +143,7 @@ public enum HTTPWire {
 
     // MARK: - Writing
 
-    static func serialize(_ req: HTTPRequest, close: Bool) -> Result<[UInt8], TransportFailure> {
+    package static func serialize(_ req: HTTPRequest, close: Bool) -> Result<[UInt8], TransportFailure> {
         guard !req.method.isEmpty, req.method.utf8.allSatisfy(isTokenChar) else { return .failure(TransportFailure(.malformed, "a request method that is not a token: \(req.method)")) }
         guard !req.target.isEmpty, !req.target.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7f }) else {
             return .failure(TransportFailure(.malformed, "a request target with spaces or controls: \(req.target)"))
@@ -170,14 +175,15 @@ public enum HTTPWire {
         return out
     }
 
-    static func show(_ bytes: [UInt8]) -> String {
+    package static func show(_ bytes: [UInt8]) -> String {
         let s = String(decoding: bytes.prefix(80), as: UTF8.self).replacingControls
         return "\"\(s)\(bytes.count > 80 ? "…" : "")\""
     }
 }
 
 extension String {
-    var trimmingSpaces: String {
+    /// Without the spaces and tabs around it (RFC 9110 §5.6.3's OWS).
+    var trimmingOWS: String {
         var u = Substring(self)
         while u.first == " " || u.first == "\t" { u = u.dropFirst() }
         while u.last == " " || u.last == "\t" { u = u.dropLast() }

@@ -1,5 +1,3 @@
-import Vectors
-
 /// How the reference server reads one request off a connection (RFC 9112 with SPEC.md §6.13's
 /// caps), apart from the socket so that the bytes a hostile client sends can be fuzzed without
 /// one (issue 27's `http_request` target) and the server and the fuzz target run the same code.
@@ -14,10 +12,10 @@ public enum HTTPRequestReader {
     }
 
     /// The statuses a refusal may carry: 400 (malformed), 413 (body above the cap), 431 (header
-    /// section above the cap), 505 (not HTTP/1.x).
-    public static let refusalStatuses: Set<Int> = [400, 413, 431, 505]
+    /// section above the cap), 501 (a transfer coding other than chunked), 505 (not HTTP/1.x).
+    public static let refusalStatuses: Set<Int> = [400, 413, 431, 501, 505]
 
-    static func next(_ reader: SocketReader, deadline: UInt64) -> Outcome {
+    package static func next(_ reader: HTTPByteReader, deadline: UInt64) -> Outcome {
         let head: HTTPWire.Head
         switch HTTPWire.readHead(reader, deadline: deadline, what: "request") {
         case .failure(let f):
@@ -39,6 +37,22 @@ public enum HTTPRequestReader {
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
             return .refused(.error(505, "http_version", "HTTP/1.1 only"))
+        }
+        // SPEC [R13.1-11], in its order: the framing faults a service refuses, each then closing
+        // the connection (what follows can no longer be framed). HTTP/1.0 has no transfer coding
+        // (RFC 9112 §6.1: the framing is faulty even with a Content-Length); both fields at once
+        // is the request-smuggling shape, refused rather than read by one of them (`framing`);
+        // a final coding other than chunked leaves the length unknown (400, `framing`); chunked
+        // after another coding is a coding the services do not decode (501).
+        let te = head.values("Transfer-Encoding")
+        if !te.isEmpty {
+            if version == "HTTP/1.0" {
+                return .refused(.error(400, "bad_request", "an HTTP/1.0 request with Transfer-Encoding"))
+            }
+            let codings = HTTPWire.codings(te)
+            if head.values("Content-Length").isEmpty, codings.last == "chunked", codings.count > 1 {
+                return .refused(.error(501, "not_implemented", "the only transfer coding read is chunked, got \(codings.joined(separator: ", "))"))
+            }
         }
         let body: [UInt8]
         switch HTTPWire.framing(head, isResponse: false) {
@@ -63,10 +77,10 @@ public enum HTTPRequestReader {
     /// Every request in bytes a client sent before closing, in order, up to the first refusal or
     /// the end (a closed connection mid-request is `.end`).
     public static func read(_ bytes: [UInt8], limit: Int = 64) -> [Outcome] {
-        let reader = SocketReader(bytes: bytes)
+        let reader = HTTPByteReader(bytes: bytes)
         var out: [Outcome] = []
         while out.count < limit, reader.buffered > 0 {
-            let o = next(reader, deadline: Socket.deadline(after: 1))
+            let o = next(reader, deadline: 0)  // every byte is here: no wait
             out.append(o)
             guard case .request(_, let close) = o, !close else { break }
         }
