@@ -47,6 +47,13 @@ extension SyncOfferVectors {
         let (afterCal, c7) = try run("dropped/calendar-event", "a calendar-derived memory event in a snapshot is not inserted (re-derived on every device)",
                                      store: empty, snapshots: [withCal], rules: ["R7.7-2"], flags: ["dropped"])
         try check(c7 == [1] && afterCal.namespaces[.memory]?.count == 1, "calendar skipped")
+        // Only the source "calendar" is dropped: one sorting below it and one above are imported
+        // (a source compared by order where SPEC means equality: a cosmic-ray survivor, issue 25).
+        var below = SampleRows.typical(.memory, index: 2); below["source"] = .text("apple")
+        var above = SampleRows.typical(.memory, index: 3); above["source"] = .text("calendars")
+        let (afterOthers, c7b) = try run("kept/source-not-calendar", "memory events whose source is \"apple\" (sorting below \"calendar\") and \"calendars\" (above it): both inserted, only \"calendar\" itself is dropped",
+                                         store: empty, snapshots: [try SyncSnapshot(rows: [.memory: [below, above]])], rules: ["R7.7-2"])
+        try check(c7b == [2] && afterOthers.namespaces[.memory]?.count == 2, "other sources kept")
 
         // Per-device fields: stripped, except merge metadata and residency.
         let (seedIn, c8) = try run("seed/full", "the seed-shaped snapshot into an empty store: contact keys and provider keys kept, every per-device field (row ids, observedAt, outbox, cursors, drafts, cache paths, verifiedAt, lastSeenAt, peerPubkey) left out",

@@ -32,6 +32,12 @@ extension SyncOfferVectors {
                   rules: ["R7.9-10", "R7.4-5"], input: .map(top), expected: .output(cborInput(s.encoded)))
         let dupRows = CBOR.object([("namespaces", .object([("plans", .array([rowTree(SampleRows.typical(.plans)), rowTree(SampleRows.typical(.plans))]))]))])
         try b.error("input/duplicate-plan", "encode_snapshot", "two plans with one planID: an encoder that keeps the last one hides a conflict", rules: ["R7.9-10"], input: dupRows, .duplicateKey)
+        // More rows in one namespace than a runtime caches small integers for (256 in CPython, 127
+        // for Java's boxed Integer): a duplicate check comparing the count of distinct keys with
+        // the count of rows by identity refuses it (a cosmic-ray survivor of pixie, issue 25).
+        let many = try SyncSnapshot(rows: [.settings: (0..<260).map { SampleRows.typical(.settings, index: $0) }])
+        try check(many.rowCount == 260, "260 distinct settings keys")
+        try both("valid/260-settings", "260 settings rows in one namespace, no two with one key", many, rules: ["R7.9-10", "R7.4-13"])
 
         // The seed's snapshot: contact keys, provider keys, every namespace, per-device fields.
         try both("seed/full", "every namespace, a contact carrying pubkey, accountSigningPubkey and channelKey, and three provider keys: what seed 000's export holds", f.seedSnapshot,
@@ -227,6 +233,9 @@ extension SyncOfferVectors {
             ("pubkey-as-text", "a contact pubkey as a text string", oneNamespace("contacts", [setting(contact, "pubkey", .text("ed25519:abc"))]), .syncBadType, ["R7.4-3", "R7.4-12"]),
             ("channel-key-null", "a contact channelKey null", oneNamespace("contacts", [setting(contact, "channelKey", .null)]), .syncBadType, ["R7.4-3", "R7.4-12"]),
             ("pubkey-on-a-plan", "a plan carrying pubkey: snapshot fields belong to contacts only", oneNamespace("plans", [planWith("pubkey", .bytes([1]))]), .syncUnknownField, ["R7.4-3", "R7.4-12"]),
+            // Below the one version too (a reader testing `> 1` where SPEC says `!= 1`: a
+            // cosmic-ray survivor of pixie, issue 25).
+            ("version-0", "version 0: not the one version, below it", snap([("version", .unsigned(0)), noNS]), .syncUnsupportedVersion, ["R7.4-9"]),
         ]
         for (name, comment, bytes, code, rules) in cases {
             try b.error("malformed/\(name)", "decode_snapshot", comment, rules: rules, input: cborInput(bytes), code)

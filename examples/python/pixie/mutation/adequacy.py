@@ -35,9 +35,12 @@ the runner's case timeout).
 After a run, the survivors are what new cases are written for. `--keep DIR` keeps each target's
 cosmic-ray database as DIR/<target>.sqlite; `--recheck DIR/<target>.sqlite` then applies each
 survivor's diff (as the database holds it) to a fresh copy of the package and judges it against
-today's vectors, without a new campaign: it says which survivors the new cases kill.
+today's vectors, without a new campaign: it says which survivors the new cases kill
+(`--workers` judges run side by side). `--resume DIR/<target>.sqlite` goes on with a campaign
+that was stopped (its database kept with `--keep`): only the mutants without a result run.
 """
 import argparse
+import concurrent.futures
 import os
 import random
 import re
@@ -295,18 +298,29 @@ def recheck(args, equivalents):
             con.close()
             survivors = [(keys[j], row, diff) for j, row, outcome, diff, worker in rows
                          if (outcome or "").upper() == "SURVIVED" and (worker or "").upper() != "TIMEOUT" and keys[j] not in equivalents]
-            killed = 0
-            for key, row, diff in sorted(survivors, key=lambda s: (s[0][0], s[1], s[0][2], s[0][4])):
-                copy = os.path.join(scratch, "copy")
-                shutil.rmtree(copy, ignore_errors=True)
+            ordered = sorted(survivors, key=lambda s: (s[0][0], s[1], s[0][2], s[0][4]))
+
+            def judge(k):
+                """Survivor k in its own fresh copy (so --workers judges run side by side)."""
+                key, row, diff = ordered[k]
+                copy = os.path.join(scratch, "copy-%d" % k)
                 prepare_copy(copy, args.conformance, args.vectors, args.python)
                 body = "\n".join(l for l in diff.splitlines() if not l.startswith("--- mutation diff ---")) + "\n"
-                if subprocess.run(["patch", "-s", "-p1"], cwd=copy, input=body.encode(), stdout=subprocess.DEVNULL).returncode != 0:
-                    raise SystemExit("adequacy.py: the diff of %s:%d %s does not apply to today's package" % (key[0], row, key[2]))
-                dead = subprocess.run(["sh", "./judge-%s.sh" % target], cwd=copy).returncode != 0
-                killed += dead
-                print("  %s %s:%d %s (#%d on its line): %s" % ("killed  " if dead else "SURVIVES", key[0], row, key[2], key[4], mutated_text(diff)))
-                sys.stdout.flush()
+                try:
+                    if subprocess.run(["patch", "-s", "-p1"], cwd=copy, input=body.encode(), stdout=subprocess.DEVNULL).returncode != 0:
+                        return None
+                    return subprocess.run(["sh", "./judge-%s.sh" % target], cwd=copy).returncode != 0
+                finally:
+                    shutil.rmtree(copy, ignore_errors=True)
+
+            killed = 0
+            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.workers)) as pool:
+                for (key, row, diff), dead in zip(ordered, pool.map(judge, range(len(ordered)))):
+                    if dead is None:
+                        raise SystemExit("adequacy.py: the diff of %s:%d %s does not apply to today's package" % (key[0], row, key[2]))
+                    killed += dead
+                    print("  %s %s:%d %s (#%d on its line): %s" % ("killed  " if dead else "SURVIVES", key[0], row, key[2], key[4], mutated_text(diff)))
+                    sys.stdout.flush()
             still += len(survivors) - killed
             print("%s: %d survivor(s) not listed equivalent, %d now killed, %d still survive" % (target, len(survivors), killed, len(survivors) - killed))
         finally:
