@@ -210,9 +210,14 @@ public enum SelfTest {
             try p.expectResult("selftest/crlf-over-limit/next", .rejected("unknown_format"), "R6.1-4")
         },
         SelfTestCheck("no-id", rules: ["R6.3-9"],
-                      "an undecodable line with no readable id gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+                      "an undecodable line with no readable id (none at all; 300 bytes cut right after \"id\":) gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send("{\"type\":\"case\",\"format\":\"\(unknownFormat)\",\"input\":{\"a\":,}}", "R6.3-9")
+            // The id's value would start at the line's end, past the small integers a runtime
+            // caches (256 in CPython): a scanner that compares its position with the length by
+            // identity reads past the end there (a cosmic-ray survivor of pixie's runner, issue 25).
+            let cut = "{\"type\":\"case\",\"format\":\"\(unknownFormat)\",\"pad\":\"\(String(repeating: "x", count: 240))\",\"id\":"
+            try p.send(cut, "R6.3-9")
             try p.send(caseLine("selftest/no-id"), "R6.3-9")
             try p.expectResult("selftest/no-id", .rejected("unknown_format"), "R6.3-9")
         },

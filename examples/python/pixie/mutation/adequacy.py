@@ -13,7 +13,8 @@ Each target is a module (or a group of shared modules) and the command that judg
   sync_offer too);
 - `services.py` (the two HTTP services): `conformance http` for pairing, then for revocation;
 - the shared modules (CBOR, strict JSON, the op-input layer, errors, crypto glue, the runner
-  loop): every stdin/stdout format, fail-fast.
+  loop): every stdin/stdout format, fail-fast, then `conformance selftest` (the runner loop's
+  protocol checks, which no vector makes).
 
 Mutants run on cosmic-ray's own HTTP distributor: `--workers N` starts N local `cosmic-ray
 http-worker` processes, each in its own copy of the package (a worker mutates the files it is
@@ -71,6 +72,9 @@ TARGETS["services"] = (["services.py"], "http")
 TARGETS["shared"] = (SHARED, "run:all")
 
 RUN = "{conformance} run --vectors {vectors} {formats} --fail-fast --no-diagnose -- {python} ./pixie_testee.py"
+# runner.py's protocol code (bad lines, limits, EOF, shutdown) is what selftest checks; a
+# shared-module mutant that every vector still passes is judged by it too.
+SELFTEST = "{conformance} selftest --vectors {vectors} -- {python} ./pixie_testee.py"
 HTTP = "{conformance} http --vectors {vectors} --format {fmt} --fail-fast -- {python} ./pixie/serve_http.py {service}"
 CONFIG = """[cosmic-ray]
 module-path = [{modules}]
@@ -96,6 +100,8 @@ def judge_script(target, conformance, vectors, python):
         fmt = kind.split(":", 1)[1]
         formats = "" if fmt == "all" else " ".join("--format " + f for f in fmt.split(","))
         lines = [RUN.format(conformance=conformance, vectors=vectors, formats=formats, python=python)]
+        if fmt == "all":
+            lines.append(SELFTEST.format(conformance=conformance, vectors=vectors, python=python))
     return "#!/bin/sh\nset -e\n" + "\n".join(l + " >/dev/null 2>&1" for l in lines) + "\n"
 
 
