@@ -3,9 +3,7 @@ import Testing
 @testable import Vectors
 
 extension TwoFaultAuditTests {
-    static func deviceListRun(_ op: String, _ input: CBOR) -> Result<JSONValue, WireError> {
-        Result { () throws(WireError) -> JSONValue in try DeviceListHandler().run(op: op, input: input.json) }
-    }
+    static let deviceListRun = reference(DeviceListHandler())
 
     /// device_list's two-fault cases are all audited: the account tampers and the forced
     /// HVNLEAF1 tail by their generator's models (both faults in one signed value), the two

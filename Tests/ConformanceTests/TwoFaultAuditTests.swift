@@ -175,9 +175,12 @@ extension TwoFaultAuditTests {
 }
 
 extension TwoFaultAuditTests {
-    static func syncOfferRun(_ op: String, _ input: CBOR) -> Result<JSONValue, WireError> {
-        Result { () throws(WireError) -> JSONValue in try SyncOfferHandler().run(op: op, input: input.json) }
+    /// The reference's answer to one op input, as a model's audit asks for it.
+    static func reference(_ handler: any FormatHandler) -> @Sendable (String, CBOR) -> Result<JSONValue, WireError> {
+        { op, input in Result { () throws(WireError) -> JSONValue in try handler.run(op: op, input: input.json) } }
     }
+
+    static let syncOfferRun = reference(SyncOfferHandler())
 
     /// sync_offer's receive cases whose two faults live in one offer are audited by their
     /// generator's model, against the committed file; a model that is not its case, whose faults
@@ -229,7 +232,7 @@ extension TwoFaultAuditTests {
         let m = try #require(models.first)
         #expect(models.map(\.id) == ["settle/step/order/undecodable-digest-from-a-backed-off-sibling"])
         let c = try #require(file.cases.first { $0.id == m.id })
-        let run = { (op: String, input: CBOR) in Result { () throws(WireError) -> JSONValue in try SettleHandler().run(op: op, input: input.json) } }
+        let run = Self.reference(SettleHandler())
         #expect(m.audit(c, run: run) == nil)
         let whole = TwoFaultModel(m.id, op: "step", first: "version", second: "backoff") { try m.build($0) }
         #expect(whole.audit(c, run: run)?.hasPrefix("fault version alone gives output") == true)
@@ -242,9 +245,7 @@ extension TwoFaultAuditTests {
 }
 
 extension TwoFaultAuditTests {
-    static func envelopeRun(_ op: String, _ input: CBOR) -> Result<JSONValue, WireError> {
-        Result { () throws(WireError) -> JSONValue in try EnvelopeHandler().run(op: op, input: input.json) }
-    }
+    static let envelopeRun = reference(EnvelopeHandler())
 
     /// envelope's two-fault cases sealed under eseeds from the generator's shared stream are
     /// audited by models that open the committed envelope: a model whose plaintext, header, AAD
