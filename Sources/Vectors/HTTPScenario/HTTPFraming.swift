@@ -97,6 +97,11 @@ package enum HTTPFraming {
         refused("chunk-data-longer", "a chunk of size 9 carrying 10 bytes before its CRLF", 400,
                 head(r.path, ["Transfer-Encoding: chunked"]) + "9\r\n\(first)\r\n\(hex(u.count - 10, upper: false))\r\n\(rest)\r\n0\r\n\r\n")
 
+        // The request line itself (R13.1-11's first paragraph).
+        let tail = "Host: conformance\r\nContent-Type: application/json\r\nContent-Length: \(n)\r\n\r\n" + r.good
+        refused("request-line-four-words", "a request line of four words (POST \(r.path) HTTP/1.1 x)", 400, "POST \(r.path) HTTP/1.1 x\r\n" + tail)
+        refused("http-2", "a request line of version HTTP/2.0", 505, "POST \(r.path) HTTP/2.0\r\n" + tail)
+
         // R13.1-12: one connection, several requests.
         let bad = head(r.path, ["Content-Length: 2"]) + "[]"
         out.append(Case(name: "pipelined", what: "a request with a body, then a second before the first is answered: both answered, in order",

@@ -195,5 +195,14 @@ extension PairingVectors {
                            pairStep("save-succeeds", "${t1}", 200),
                            statusStep("admits", authorization: "Bearer ${t1}", 200),
                        ]))
+        // Counted one by one: a counter stepping by two lets the second save through (a
+        // cosmic-ray survivor of pixie, issue 25).
+        try b.scenario("hooks/fail-saves-two", "with fail_saves 2 the next two saves fail, then the third succeeds",
+                       rules: ["R13.1-2", "R13.2-10"],
+                       B.scenario(values: [("t1", t1)], setup: .object([("fail_saves", .unsigned(2))]), [
+                           pairStep("first-fails", "${t1}", 400), pairStep("second-fails", "${t1}", 400),
+                           helloStep("still-unpaired", paired: false),
+                           pairStep("third-succeeds", "${t1}", 200),
+                       ]))
     }
 }

@@ -267,6 +267,19 @@ enum RevocationVectors {
                                  B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all", headers: auth("alice")), B.expect(204, empty: true)),
                                  B.step("reset", B.request("POST", "/conformance/reset", json: .object([])), B.expect(204, empty: true)),
                                  selfStatus("after-reset", "${k1}", registered: false, revoked: false)]))
+        // bob's user id sorts below alice's; carol's sorts above it: a revoke-all that compares
+        // accounts by order (a cosmic-ray survivor of pixie's `==` written `>=`, issue 25)
+        // reaches one of the two.
+        let carol = "7d0e4a52-0000-4000-8000-00000000c0c0"
+        try PairingVectors.check(carol > alice && bob < alice, "carol sorts above alice, bob below")
+        try b.scenario("revoke-all/own-account-only-above", "revoke_all_siblings by alice leaves the devices of an account whose id sorts above hers (carol's; bob's sorts below, own-account-only)",
+                       rules: ["R13.4-8", "R13.4-9"],
+                       B.scenario(values: [("alice_id", alice), ("carol_id", carol)] + keys,
+                                  [withAlice, sessionStep("carol", "${carol_id}"),
+                                   register("alice-1", "alice", "${k1}", 200), register("carol-3", "carol", "${k3}", 200),
+                                   B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all", headers: auth("alice")), B.expect(204, empty: true)),
+                                   selfStatus("k1-revoked", "${k1}", registered: true, revoked: true),
+                                   siblings("carol-untouched", "carol", [keys[2].1]), selfStatus("k3-live", "${k3}", registered: true, revoked: false)]))
         try b.scenario("revoke-all/needs-session", "revoke_all_siblings without a session: 401",
                        rules: ["R13.4-2"],
                        scenario([B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all"), B.expect(401))]))

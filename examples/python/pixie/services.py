@@ -423,7 +423,11 @@ def handler_for(service):
         def send_error(self, code, message=None, explain=None):
             """A request line or header section `http.server` refuses: a JSON answer (R13.1-3)
             that does not echo the request line as the stock page does, since the line may carry
-            a token (R13.2-12, R13.4-13)."""
+            a token (R13.2-12, R13.4-13). Before the request line is read whole, `http.server`
+            still holds HTTP/0.9 as the version and would write the body with no status line or
+            header section: the services speak HTTP/1.1 only (R13.1-11)."""
+            if self.request_version not in ("HTTP/1.0", "HTTP/1.1"):
+                self.request_version = "HTTP/1.1"
             self.close_connection = True
             self.send_answer(Answer(code, {"error": HTTPStatus(code).phrase}))
 
