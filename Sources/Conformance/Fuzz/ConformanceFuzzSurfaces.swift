@@ -51,7 +51,11 @@ public enum ConformanceFuzzSurfaces {
                 case .race(let s): t = s.request
                 case .timing(let s): t = s.request
                 case .raw(let s):
-                    bytes += Array(s.send.utf8)  // already wire bytes: the framing faults of R13.1-11
+                    // Already wire bytes: the framing faults of R13.1-11.
+                    switch s.send {
+                    case .text(let t): bytes += Array(t.utf8)
+                    case .bytes(let b): bytes += b
+                    }
                     continue
                 }
                 var headers = t.headers.map { HTTPField(name: $0.0, value: Array($0.1.utf8)) }

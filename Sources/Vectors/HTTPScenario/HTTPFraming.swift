@@ -82,6 +82,17 @@ package enum HTTPFraming {
                 head(r.path, ["Transfer-Encoding: gzip", "Transfer-Encoding: chunked"]) + body)
         refused("te-gzip-chunked-and-content-length", "Transfer-Encoding: gzip, chunked and a Content-Length (both present is checked before the coding)", 400,
                 head(r.path, ["Transfer-Encoding: gzip, chunked", "Content-Length: \(body.utf8.count)"]) + body, twoFaults: true)
+        // A coding sorting below chunked (br): the last-coding test and the only-chunked test are
+        // equality tests, not orders (cosmic-ray survivors of pixie, issue 25).
+        refused("te-br", "Transfer-Encoding: br (the last coding is not chunked)", 400, head(r.path, ["Transfer-Encoding: br"]) + body)
+        refused("te-br-chunked", "Transfer-Encoding: br, chunked (a coding the services do not decode)", 501, head(r.path, ["Transfer-Encoding: br, chunked"]) + body)
+        // R13.1-9: above 1 MiB the body is refused before it is read, so none of it is sent: a
+        // service that reads it waits for bytes that never come.
+        refused("content-length-over-1-mib", "Content-Length: 1048577 and no body sent: refused unread, 413", 413, head(r.path, ["Content-Length: 1048577"]))
+        refused("chunked-over-1-mib", "a chunk of 3 bytes, then a chunk-size line of fffff (3 + 1048575 bytes, over 1 MiB) and no data: refused at that line, 413", 413,
+                head(r.path, ["Transfer-Encoding: chunked"]) + "3\r\nabc\r\nfffff\r\n")
+        refused("chunked-over-1-mib-after-one", "a chunk of 1 byte, then a chunk-size line of 100000 (1 + 1048576 bytes) and no data: refused at that line, 413", 413,
+                head(r.path, ["Transfer-Encoding: chunked"]) + "1\r\na\r\n100000\r\n")
         for (name, value) in [("plus", "+\(n)"), ("hex", "0x\(String(n, radix: 16))"), ("fraction", "\(n).0"), ("negative", "-\(n)"), ("empty", ""),
                               ("list-differ", "\(n), \(n + 1)")] {
             refused("content-length-\(name)", "Content-Length: \(value) (not one decimal number)", 400, head(r.path, ["Content-Length: \(value)"]) + r.good)
@@ -96,6 +107,13 @@ package enum HTTPFraming {
         }
         refused("chunk-data-longer", "a chunk of size 9 carrying 10 bytes before its CRLF", 400,
                 head(r.path, ["Transfer-Encoding: chunked"]) + "9\r\n\(first)\r\n\(hex(u.count - 10, upper: false))\r\n\(rest)\r\n0\r\n\r\n")
+
+        // A body that is not UTF-8 (R13.1-6): bytes no text step can send.
+        var notUTF8 = Array(r.good.utf8)
+        notUTF8[notUTF8.count - 3] = 0xff
+        out.append(Case(name: "body-not-utf8", what: "a body whose one byte 0xff makes it not UTF-8 (sent as bytes): not a strict JSON text, \(r.badStatus)",
+                        rules: ["R13.1-6"], twoFaults: false,
+                        steps: [B.raw("raw", bytes: Array(head(r.path, ["Content-Length: \(notUTF8.count)"]).utf8) + notUTF8, [B.expect(r.badStatus)])]))
 
         // The request line itself (R13.1-11's first paragraph).
         let tail = "Host: conformance\r\nContent-Type: application/json\r\nContent-Length: \(n)\r\n\r\n" + r.good

@@ -91,9 +91,13 @@ public struct Scenario: Sendable {
     /// step, always framed by the runner with one right `Content-Length`, cannot show.
     public struct RawStep: Sendable {
         public var name: String
-        /// The bytes (its UTF-8) after `${name}` substitution: one or more requests, or bytes that
-        /// are none.
-        public var send: String
+        /// What is written, as given: a text (its UTF-8, after `${name}` substitution) or bytes
+        /// (`send_hex`: what no JSON text can carry, a body that is not UTF-8).
+        public enum Send: Sendable {
+            case text(String)
+            case bytes([UInt8])
+        }
+        public var send: Send
         /// The answers read from the connection, in order, each as an answer to the method the
         /// bytes begin with.
         public var expect: [Expectation]
@@ -101,9 +105,9 @@ public struct Scenario: Sendable {
         public var closes: Bool
 
         /// The first request line's method and target (what the answers are read as answers to).
-        public var firstLine: (method: String, target: String) {
-            let words = send.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ", omittingEmptySubsequences: false)
-            return (words.first.map(String.init) ?? "", words.count > 1 ? String(words[1]) : "")
+        public static func firstLine(_ bytes: [UInt8]) -> (method: String, target: String) {
+            let words = bytes.prefix { $0 != 0x0d && $0 != 0x0a }.split(separator: 0x20, omittingEmptySubsequences: false)
+            return (words.first.map { String(decoding: $0, as: UTF8.self) } ?? "", words.count > 1 ? String(decoding: words[1], as: UTF8.self) : "")
         }
     }
 
@@ -178,8 +182,21 @@ public struct Scenario: Sendable {
         }
         if let r = try Input.optionalMember(v, "raw", path: path) {
             let p = "\(path).raw"
-            let send = try Input.text(try Input.member(r, "send", path: p), path: "\(p).send")
-            guard !send.isEmpty else { throw WireError(.inputBadValue, "a raw step sends at least one byte", field: "\(p).send") }
+            let text = try Input.optionalMember(r, "send", path: p)
+            let hex = try Input.optionalMember(r, "send_hex", path: p)
+            let send: RawStep.Send
+            switch (text, hex) {
+            case (let t?, nil):
+                let s = try Input.text(t, path: "\(p).send")
+                guard !s.isEmpty else { throw WireError(.inputBadValue, "a raw step sends at least one byte", field: "\(p).send") }
+                send = .text(s)
+            case (nil, let h?):
+                let b = try Input.bytes(h, path: "\(p).send_hex")
+                guard !b.isEmpty else { throw WireError(.inputBadValue, "a raw step sends at least one byte", field: "\(p).send_hex") }
+                send = .bytes(b)
+            case (nil, nil): throw WireError(.inputMissingField, "a raw step has send or send_hex", field: "\(p).send")
+            case (_?, _?): throw WireError(.inputBadValue, "send or send_hex, not both", field: p)
+            }
             let list = try Input.array(try Input.member(r, "expect", path: p), path: "\(p).expect")
             guard (1...rawAnswersMax).contains(list.count) else {
                 throw WireError(.inputBadValue, "a raw step expects 1 to \(rawAnswersMax) answers, got \(list.count)", field: "\(p).expect")

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Writing scenario inputs as vector trees (the layout `Scenario.parse` reads, SPEC.md §13.1).
 /// Used by the pairing and revocation generators only.
 enum ScenarioBuilder {
@@ -46,7 +48,16 @@ enum ScenarioBuilder {
 
     /// `{"name", "raw": {"send", "expect", "closes"?}}` (SPEC §13.1's raw step).
     static func raw(_ name: String, _ send: String, _ expect: [CBOR], closes: Bool = false) -> CBOR {
-        var r: Pairs = [("send", .text(send)), ("expect", .array(expect))]
+        raw(name, ("send", .text(send)), expect, closes: closes)
+    }
+
+    /// A raw step of bytes no JSON text carries (`send_hex`).
+    static func raw(_ name: String, bytes: [UInt8], _ expect: [CBOR], closes: Bool = false) -> CBOR {
+        raw(name, ("send_hex", .text(Hex.encode(bytes))), expect, closes: closes)
+    }
+
+    static func raw(_ name: String, _ send: (String, CBOR), _ expect: [CBOR], closes: Bool) -> CBOR {
+        var r: Pairs = [send, ("expect", .array(expect))]
         if closes { r.append(("closes", .bool(true))) }
         return .object([("name", .text(name)), ("raw", .object(r))])
     }
@@ -111,6 +122,8 @@ enum ScenarioBuilder {
             ("raw-send-empty", "a raw step sending no byte", raw(send: .text(""), expect: [expectOK]), .inputBadValue),
             ("raw-send-number", "a raw step whose send is a number, not a text", raw(send: int(1), expect: [expectOK]), .inputBadType),
             ("raw-closes-text", "a raw step whose closes is the text \"true\", not a boolean", raw(send: .text(probe), expect: [expectOK], closes: .text("true")), .inputBadType),
+            ("raw-send-and-send-hex", "a raw step with both send and send_hex", .object([("steps", .array([.object([("name", .text("raw")), ("raw", .object([("send", .text(probe)), ("send_hex", .text("00")), ("expect", .array([expectOK]))]))])]))]), .inputBadValue),
+            ("raw-send-hex-odd", "a raw step whose send_hex has an odd number of digits", .object([("steps", .array([.object([("name", .text("raw")), ("raw", .object([("send_hex", .text("0a0")), ("expect", .array([expectOK]))]))])]))]), .inputBadValue),
             ("raw-status-2e64-minus-1", "a raw step's expected status of 2^64−1", raw(send: .text(probe), expect: [.object([("status", u64max)])]), .inputBadValue),
         ]
     }

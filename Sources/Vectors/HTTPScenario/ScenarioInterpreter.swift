@@ -140,8 +140,12 @@ public struct ScenarioInterpreter: Sendable {
                     }
 
                 case .raw(let s):
-                    let bytes = Array(try Self.substitute(s.send, vars).utf8)
-                    let (method, target) = s.firstLine
+                    let bytes: [UInt8]
+                    switch s.send {
+                    case .text(let t): bytes = Array(try Self.substitute(t, vars).utf8)
+                    case .bytes(let b): bytes = b
+                    }
+                    let (method, target) = Scenario.RawStep.firstLine(bytes)
                     let shown = "the raw bytes (\(bytes.count), \(method) \(target))"
                     switch transport.sendRaw(bytes, answers: s.expect.count, method: method, awaitClose: s.closes) {
                     case .failure(let f):

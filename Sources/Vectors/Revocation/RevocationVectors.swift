@@ -238,6 +238,23 @@ enum RevocationVectors {
                        rules: ["R13.4-7"],
                        scenario([withAlice, withBob, register("register", "alice", "${k1}", 200), remove("bob-removes", "bob", "${k1}"),
                                  selfStatus("still-live", "${k1}", registered: true, revoked: false), siblings("alice-keeps-it", "alice", [keys[0].1])]))
+        // The other direction: bob's user id sorts below alice's, so a remove that compares
+        // accounts by order (a cosmic-ray survivor of pixie's `==` written `<=`, issue 25)
+        // lets alice revoke bob's device.
+        try b.scenario("remove/other-accounts-key-below", "alice removing bob's pubkey (bob's id sorts below hers): 204, and bob's device stays live",
+                       rules: ["R13.4-7"],
+                       scenario([withAlice, withBob, register("register", "bob", "${k1}", 200), remove("alice-removes", "alice", "${k1}"),
+                                 selfStatus("still-live", "${k1}", registered: true, revoked: false), siblings("bob-keeps-it", "bob", [keys[0].1])]))
+        // An account is its user id, not the session: a second session of alice's removes and
+        // revokes what the first registered (an account compared by identity, `is`, matches only
+        // the very string its own session stored: a cosmic-ray survivor of pixie, issue 25).
+        try b.scenario("remove/another-session-same-account", "alice registers two devices in one session, then removes one and revokes all in a second session of hers: both revoked",
+                       rules: ["R13.4-7", "R13.4-8", "R13.4-1"],
+                       scenario([withAlice, register("k1", "alice", "${k1}", 200), register("k2", "alice", "${k2}", 200), sessionStep("again", "${alice_id}"),
+                                 remove("remove-k1", "again", "${k1}"), selfStatus("k1-revoked", "${k1}", registered: true, revoked: true),
+                                 siblings("k2-left", "alice", [keys[1].1]),
+                                 B.step("revoke-all", B.request("POST", "/v1/sync/siblings/revoke-all", headers: auth("again")), B.expect(204, empty: true)),
+                                 selfStatus("k2-revoked", "${k2}", registered: true, revoked: true), siblings("none-left", "alice", [])]))
         try b.scenario("remove/unknown-key", "removing a pubkey nobody registered: 204",
                        rules: ["R13.4-7"],
                        scenario([withAlice, remove("remove", "alice", "${k6}"), selfStatus("still-absent", "${k6}", registered: false, revoked: false)]))
