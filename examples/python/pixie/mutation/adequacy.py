@@ -46,6 +46,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -250,15 +251,19 @@ def run_target(target, args, home, urls, equivalents):
     if args.sample:
         sample(db, args.sample, args.seed, keys)
     start = time.time()
-    subprocess.run([tool("cosmic-ray"), "exec", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        subprocess.run([tool("cosmic-ray"), "exec", config, db], cwd=home, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        # Kept even when the run is stopped (Ctrl-C, or SIGTERM, which main turns into the
+        # same): the results so far are in the database, and --resume goes on from them.
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            shutil.copy(db, os.path.join(args.keep, target + ".sqlite"))
     seconds = time.time() - start
     con = sqlite3.connect(db)
     rows = con.execute("""select s.job_id, s.start_pos_row, r.worker_outcome, r.test_outcome, r.diff
                           from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
     con.close()
-    if args.keep:
-        os.makedirs(args.keep, exist_ok=True)
-        shutil.copy(db, os.path.join(args.keep, target + ".sqlite"))
     counts = dict(mutants=len(rows), killed=0, survived=0, timeout=0, equivalent=0, incompetent=0)
     survivors, flagged = [], []
     for job, row, worker, outcome, diff in rows:
@@ -334,7 +339,14 @@ def recheck(args, equivalents):
     return 1 if still and not args.report_only else 0
 
 
+def stop(signum, frame):
+    """SIGTERM stops a campaign as Ctrl-C does: the workers end, the scratch copies go, and
+    --keep still keeps the database."""
+    raise KeyboardInterrupt
+
+
 def main():
+    signal.signal(signal.SIGTERM, stop)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--format", action="append", dest="targets", choices=sorted(TARGETS),
                     help="a target (a format, services or shared); repeatable; default: every target")
@@ -418,4 +430,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("adequacy.py: stopped (a database kept with --keep holds the results so far: --resume it)", file=sys.stderr)
+        sys.exit(130)
