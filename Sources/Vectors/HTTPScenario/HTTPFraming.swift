@@ -82,6 +82,15 @@ package enum HTTPFraming {
                 head(r.path, ["Transfer-Encoding: gzip", "Transfer-Encoding: chunked"]) + body)
         refused("te-gzip-chunked-and-content-length", "Transfer-Encoding: gzip, chunked and a Content-Length (both present is checked before the coding)", 400,
                 head(r.path, ["Transfer-Encoding: gzip, chunked", "Content-Length: \(body.utf8.count)"]) + body, twoFaults: true)
+        // R13.1-11's order where two adjacent faults answer differently: the earlier one decides.
+        refused("te-gzip-chunked-http10", "an HTTP/1.0 request with Transfer-Encoding: gzip, chunked (HTTP/1.0 is checked before the coding: 400, not 501)", 400,
+                head(r.path, version: "HTTP/1.0", ["Transfer-Encoding: gzip, chunked"]) + body, twoFaults: true)
+        refused("te-gzip-chunked-bad-chunk-size", "Transfer-Encoding: gzip, chunked and a chunk-size line zz (the coding is checked before the body is read: 501, not 400)", 501,
+                head(r.path, ["Transfer-Encoding: gzip, chunked"]) + "zz\r\nabc\r\n0\r\n\r\n", twoFaults: true)
+        refused("te-gzip-chunked-over-1-mib", "Transfer-Encoding: gzip, chunked and a chunk-size line of 100001 (the coding is checked before the cap: 501, not 413)", 501,
+                head(r.path, ["Transfer-Encoding: gzip, chunked"]) + "100001\r\n", twoFaults: true)
+        refused("content-length-plus-over-1-mib", "Content-Length: +1048577 (not one decimal number, checked before the cap: 400, not 413)", 400,
+                head(r.path, ["Content-Length: +1048577"]), twoFaults: true)
         // A coding sorting below chunked (br): the last-coding test and the only-chunked test are
         // equality tests, not orders (cosmic-ray survivors of pixie, issue 25).
         refused("te-br", "Transfer-Encoding: br (the last coding is not chunked)", 400, head(r.path, ["Transfer-Encoding: br"]) + body)
