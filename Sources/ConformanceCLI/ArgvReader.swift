@@ -1,3 +1,4 @@
+import Foundation
 import Conformance
 
 /// The command-line mechanics `run` and `fuzz` share: a flag's value or number, the testee command
@@ -38,12 +39,25 @@ struct ArgvReader {
         return n
     }
 
+    /// The `--run` patterns of a file: one per line, blank lines and `#` comments left out. A
+    /// file that names none is a usage error, like a pattern that matches nothing: an empty
+    /// selection would otherwise run the whole suite.
+    private func patterns(in path: String, flag: String) throws(UsageError) -> [IDPattern] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError(message: "\(flag): cannot read \(path)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw UsageError(message: "\(flag): \(path) is not UTF-8") }
+        let out = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }.map(IDPattern.init)
+        guard !out.isEmpty else { throw UsageError(message: "\(flag): \(path) names no case") }
+        return out
+    }
+
     /// Reads `flag` if it is one of the shared options; false when it is not.
     mutating func shared(_ flag: String, selection: inout CaseSelection, jobs: inout Int, multiplier: inout Double,
                          maxRestarts: inout Int, diagnose: inout Bool) throws(UsageError) -> Bool {
         switch flag {
         case "--format": selection.formats.append(try value(flag))
         case "--run": selection.run.append(IDPattern(try value(flag)))
+        case "--run-file": selection.run += try patterns(in: try value(flag), flag: flag)
         case "--skip": selection.skip.append(IDPattern(try value(flag)))
         case "--jobs":
             jobs = try number(flag, Int.self)

@@ -18,6 +18,7 @@ enum FuzzCommand {
       --format NAME               Only this format. Repeatable.
       --run PATTERN               Only format/op pairs whose case ids match (glob over
                                   fuzz/<format>/<op>/<n>, matched with n = 0). Repeatable.
+      --run-file FILE             --run for each line of FILE. Repeatable.
       --skip PATTERN              Leave out matching pairs. Repeatable.
 
     BUDGET AND REPRODUCTION:

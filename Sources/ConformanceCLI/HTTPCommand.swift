@@ -23,6 +23,7 @@ enum HTTPCommand {
       --vectors DIR               Vector directory (default: ./vectors).
       --format NAME               pairing or revocation (needed when both are selected).
       --run PATTERN               Only cases whose id matches (glob). Repeatable.
+      --run-file FILE             --run for each line of FILE. Repeatable.
       --skip PATTERN              Leave out matching cases. Repeatable.
       --shard K/N                 Only shard K of N, by SHA-256 of the id.
       --list                      Print the selected scenario ids and exit 0.

@@ -16,6 +16,8 @@ enum RunCommand {
       --run PATTERN               Only cases whose id matches (glob, * = any run of
                                   characters). Repeatable; a pattern matching nothing is
                                   a usage error.
+      --run-file FILE             --run for each line of FILE (ids or globs; blank lines
+                                  and # comments left out). Repeatable.
       --skip PATTERN              Leave out matching cases. Repeatable.
       --format NAME               Only this format. Repeatable.
       --shard K/N                 Only shard K of N (1 <= K <= N), by SHA-256 of the id.

@@ -131,6 +131,34 @@ import Vectors
         #expect(try CLIRun(["selftest", "--", "/nonexistent/testee"]).status == 3)
     }
 
+    /// --run-file: exact ids (a set lookup) and globs from a file, comments and blank lines left
+    /// out; the selection is the union with --run, in suite order; a file naming an unknown id,
+    /// or no case at all, is a usage error.
+    @Test func runFileSelectsItsLines() throws {
+        let dir = try Fixtures.makeDirectory()
+        let file = dir.appendingPathComponent("ids.txt")
+        try "# two exact ids and a glob\n\nstate_digest/digest/store/empty\n  state_digest/digest/store/two-rows-each  \nstate_digest/digest/store/order/*\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let r = try CLIRun(["run", "--list", "--run-file", file.path, "--run", "state_digest/digest/store/namespace-null"])
+        #expect(r.status == 0)
+        #expect(r.stdout == [
+            "state_digest/digest/store/two-rows-each",
+            "state_digest/digest/store/empty",
+            "state_digest/digest/store/order/spec-order-not-member-order",
+            "state_digest/digest/store/order/unknown-name-before-rows",
+            "state_digest/digest/store/order/namespace-rooted-before-next",
+            "state_digest/digest/store/namespace-null"
+        ].map { $0 + "\n" }.joined())
+        try "state_digest/digest/store/empty\nstate_digest/digest/store/no-such-case\n".write(to: file, atomically: true, encoding: .utf8)
+        let unknown = try CLIRun(["run", "--list", "--run-file", file.path])
+        #expect(unknown.status == 2 && unknown.stderr.contains("state_digest/digest/store/no-such-case"))
+        try "# nothing\n\n".write(to: file, atomically: true, encoding: .utf8)
+        let empty = try CLIRun(["run", "--list", "--run-file", file.path])
+        #expect(empty.status == 2 && empty.stderr == "error: --run-file: \(file.path) names no case\n")
+        let missing = try CLIRun(["run", "--list", "--run-file", dir.appendingPathComponent("none.txt").path])
+        #expect(missing.status == 2 && missing.stderr.hasPrefix("error: --run-file: cannot read "))
+    }
+
     @Test func listPrintsSelectedIDs() throws {
         let r = try CLIRun(["run", "--list", "--run", "state_digest/digest/store/*"])
         #expect(r.status == 0)

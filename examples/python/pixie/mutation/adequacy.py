@@ -42,6 +42,7 @@ that was stopped (its database kept with `--keep`): only the mutants without a r
 """
 import argparse
 import concurrent.futures
+import json
 import os
 import random
 import re
@@ -91,10 +92,17 @@ worker-urls = [{urls}]
 """
 
 
-def judge_script(target, conformance, vectors, python):
-    """The shell script that judges one mutant of `target`, run in a worker's copy."""
+SELECTING = ("{python} ./casemap.py judge --map {map} --pristine ./pristine --mutated ./pixie --conformance {conformance} "
+             "--vectors {vectors} --python {python}")
+
+
+def judge_script(target, conformance, vectors, python, case_map=None):
+    """The shell script that judges one mutant of `target`, run in a worker's copy. With a case
+    map, a shared mutant is judged by the cases that run its lines (mutation/casemap.py)."""
     kind = TARGETS[target][1]
-    if kind == "http":
+    if target == "shared" and case_map:
+        lines = [SELECTING.format(python=python, map=case_map, conformance=conformance, vectors=vectors)]
+    elif kind == "http":
         lines = [HTTP.format(conformance=conformance, vectors=vectors, fmt="pairing", python=python, service="pairing"),
                  HTTP.format(conformance=conformance, vectors=vectors, fmt="revocation", python=python, service="identity")]
     else:
@@ -106,17 +114,39 @@ def judge_script(target, conformance, vectors, python):
     return "#!/bin/sh\nset -e\n" + "\n".join(l + " >/dev/null 2>&1" for l in lines) + "\n"
 
 
-def prepare_copy(directory, conformance, vectors, python):
-    """A worker's own copy of the package and the judge of every target, in `directory`."""
+def prepare_copy(directory, conformance, vectors, python, case_map=None):
+    """A worker's own copy of the package and the judge of every target, in `directory`; with
+    a case map, also the shared modules as they were (`pristine/`, what a mutant is diffed
+    against) and casemap.py."""
     os.makedirs(directory, exist_ok=True)
     shutil.copytree(PACKAGE, os.path.join(directory, "pixie"), ignore=shutil.ignore_patterns("__pycache__", "mutation"),
                     dirs_exist_ok=True)
     shutil.copy(os.path.join(EXAMPLES, "pixie_testee.py"), directory)
+    if case_map:
+        os.makedirs(os.path.join(directory, "pristine"), exist_ok=True)
+        for m in SHARED:
+            shutil.copy(os.path.join(PACKAGE, m), os.path.join(directory, "pristine", m))
+        shutil.copy(os.path.join(HERE, "casemap.py"), directory)
     for t in TARGETS:
         path = os.path.join(directory, "judge-%s.sh" % t)
         with open(path, "w") as f:
-            f.write(judge_script(t, conformance, vectors, python))
+            f.write(judge_script(t, conformance, vectors, python, case_map))
         os.chmod(path, 0o755)
+
+
+def ensure_case_map(path, conformance, vectors, python):
+    """--case-map: builds the map at `path` unless one is there for today's shared modules and
+    vectors (about two minutes: every vector once under coverage.py, then selftest)."""
+    sys.path.insert(0, HERE)
+    import casemap
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            cmap = json.load(f)
+        if cmap.get("package") == casemap.package_digest(PACKAGE) and cmap.get("vectors") == casemap.vectors_digest(vectors):
+            return
+        print("case map %s is of other modules or vectors: building it again" % path)
+    subprocess.run([python, os.path.join(HERE, "casemap.py"), "build", "--conformance", conformance, "--vectors", vectors,
+                    "--python", python, "--out", path], check=True)
 
 
 def tool(name):
@@ -288,6 +318,42 @@ def run_target(target, args, home, urls, equivalents):
     return counts, sorted(survivors), flagged, seconds
 
 
+def apply_diff(directory, diff):
+    """Applies a mutant's unified diff (as cosmic-ray stores it) to the package copy in
+    `directory`; False when its lines are not there. Not `patch`: cosmic-ray's hunk for a
+    module's last line carries a context line past the end of the file, which patch refuses."""
+    path, hunks = None, []
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            path = line[4:].split("/", 1)[1]
+        elif line.startswith("@@"):
+            hunks.append([int(re.match(r"@@ -(\d+)", line).group(1)), [], []])
+        elif hunks and line[:1] in (" ", "-", "+", ""):
+            tag, text = (line[:1] or " "), line[1:]
+            if tag != "+":
+                hunks[-1][1].append(text)
+            if tag != "-":
+                hunks[-1][2].append(text)
+    if path is None or not hunks:
+        return False
+    target = os.path.join(directory, path)
+    with open(target, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for start, old, new in reversed(hunks):
+        at = start - 1
+        # Context past the last line (cosmic-ray's extra empty line) is not in the file.
+        while old and new and old[-1] == new[-1] == "" and at + len(old) > len(lines):
+            old, new = old[:-1], new[:-1]
+        if lines[at:at + len(old)] != old:
+            return False
+        lines[at:at + len(old)] = new
+    with open(target, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return True
+
+
 def recheck(args, equivalents):
     """--recheck: after new cases were added for a run's survivors, shows which of them the
     vectors now kill without running the whole campaign again. Each survivor's diff (as the
@@ -301,37 +367,54 @@ def recheck(args, equivalents):
         scratch = tempfile.mkdtemp(prefix="pixie-recheck-")
         try:
             home = os.path.join(scratch, "home")
-            prepare_copy(home, args.conformance, args.vectors, args.python)
+            prepare_copy(home, args.conformance, args.vectors, args.python, args.case_map)
             keys = mutant_keys(db, home)
             con = sqlite3.connect(db)
             rows = con.execute("""select s.job_id, s.start_pos_row, r.test_outcome, r.diff, r.worker_outcome
                                   from mutation_specs s join work_results r on s.job_id = r.job_id""").fetchall()
             con.close()
-            survivors = [(keys[j], row, diff) for j, row, outcome, diff, worker in rows
-                         if (outcome or "").upper() == "SURVIVED" and (worker or "").upper() != "TIMEOUT" and keys[j] not in equivalents]
+            if args.recheck_all:
+                # Every judged mutant, killed ones too, with the outcome the database holds.
+                survivors = [(keys[j], row, diff, (outcome or "").upper() == "KILLED") for j, row, outcome, diff, worker in rows
+                             if (outcome or "").upper() in ("SURVIVED", "KILLED") and (worker or "").upper() != "TIMEOUT"]
+            else:
+                survivors = [(keys[j], row, diff, False) for j, row, outcome, diff, worker in rows
+                             if (outcome or "").upper() == "SURVIVED" and (worker or "").upper() != "TIMEOUT" and keys[j] not in equivalents]
             ordered = sorted(survivors, key=lambda s: (s[0][0], s[1], s[0][2], s[0][4]))
 
             def judge(k):
                 """Survivor k in its own fresh copy (so --workers judges run side by side)."""
-                key, row, diff = ordered[k]
+                key, row, diff, _ = ordered[k]
                 copy = os.path.join(scratch, "copy-%d" % k)
-                prepare_copy(copy, args.conformance, args.vectors, args.python)
-                body = "\n".join(l for l in diff.splitlines() if not l.startswith("--- mutation diff ---")) + "\n"
+                prepare_copy(copy, args.conformance, args.vectors, args.python, args.case_map)
                 try:
-                    if subprocess.run(["patch", "-s", "-p1"], cwd=copy, input=body.encode(), stdout=subprocess.DEVNULL).returncode != 0:
+                    if not apply_diff(copy, diff):
                         return None
                     return subprocess.run(["sh", "./judge-%s.sh" % target], cwd=copy).returncode != 0
                 finally:
                     shutil.rmtree(copy, ignore_errors=True)
 
-            killed = 0
+            killed = differ = 0
             with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.workers)) as pool:
-                for (key, row, diff), dead in zip(ordered, pool.map(judge, range(len(ordered)))):
+                for (key, row, diff, was), dead in zip(ordered, pool.map(judge, range(len(ordered)))):
                     if dead is None:
                         raise SystemExit("adequacy.py: the diff of %s:%d %s does not apply to today's package" % (key[0], row, key[2]))
                     killed += dead
-                    print("  %s %s:%d %s (#%d on its line): %s" % ("killed  " if dead else "SURVIVES", key[0], row, key[2], key[4], mutated_text(diff)))
+                    if args.recheck_all:
+                        differ += dead != was
+                        if dead != was:
+                            print("  DIFFERS %s:%d %s (#%d on its line): %s then, %s now: %s" % (
+                                key[0], row, key[2], key[4], "killed" if was else "survived", "killed" if dead else "survives",
+                                mutated_text(diff)))
+                    else:
+                        print("  %s %s:%d %s (#%d on its line): %s" % ("killed  " if dead else "SURVIVES", key[0], row, key[2], key[4],
+                                                                      mutated_text(diff)))
                     sys.stdout.flush()
+            if args.recheck_all:
+                print("%s: %d judged mutants judged again, %d decided as the database says, %d differently"
+                      % (target, len(survivors), len(survivors) - differ, differ))
+                still += differ
+                continue
             still += len(survivors) - killed
             print("%s: %d survivor(s) not listed equivalent, %d now killed, %d still survive" % (target, len(survivors), killed, len(survivors) - killed))
         finally:
@@ -366,11 +449,20 @@ def main():
     ap.add_argument("--recheck", metavar="DB", action="append", default=[],
                     help="judge again, against today's vectors, each survivor of a kept database (DIR/<target>.sqlite) "
                          "that equivalent.tsv does not list: its diff applied to a fresh copy; no cosmic-ray run")
+    ap.add_argument("--case-map", metavar="FILE",
+                    help="judge each shared mutant by the cases that run its lines (mutation/casemap.py), with the map "
+                         "in FILE, built there first if missing or made from other modules or vectors")
+    ap.add_argument("--recheck-all", action="store_true",
+                    help="with --recheck: judge every mutant the database decided, killed ones too, and list those decided "
+                         "otherwise today (with unchanged vectors, a check that a --case-map judge decides as the full one did)")
     ap.add_argument("--min-killed", type=float, default=None,
                     help="exit 1 only when the kill ratio over all targets is below PCT (CI's sample: survivors are listed, the floor gates)")
     args = ap.parse_args()
     args.conformance = os.path.abspath(args.conformance)
     args.vectors = os.path.abspath(args.vectors)
+    if args.case_map:
+        args.case_map = os.path.abspath(args.case_map)
+        ensure_case_map(args.case_map, args.conformance, args.vectors, args.python)
     equivalents = load_equivalents()
     if args.resume:
         args.resume = os.path.abspath(args.resume)
@@ -383,12 +475,12 @@ def main():
     workers = []
     try:
         home = os.path.join(scratch, "home")
-        prepare_copy(home, args.conformance, args.vectors, args.python)
+        prepare_copy(home, args.conformance, args.vectors, args.python, args.case_map)
         urls = list(args.worker_url)
         if not urls:
             for k in range(max(1, args.workers)):
                 d = os.path.join(scratch, "worker-%d" % k)
-                prepare_copy(d, args.conformance, args.vectors, args.python)
+                prepare_copy(d, args.conformance, args.vectors, args.python, args.case_map)
                 port = free_port()
                 workers.append(start_worker(d, port))
                 urls.append("http://127.0.0.1:%d" % port)

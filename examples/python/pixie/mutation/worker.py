@@ -16,7 +16,8 @@ then runs, on its own machine:
 The coordinator holds the database and sends each worker one mutant at a time (cosmic-ray's own
 `http` distributor); the judges' test command is relative (`sh ./judge-<target>.sh`), so it means
 each worker's own copy. Keep every machine on the same commit: the vectors and the package a
-worker judges are its own checkout's.
+worker judges are its own checkout's. With `--case-map` on the coordinator, give each worker
+`--case-map` too (its own path; the map is built there when missing).
 """
 import argparse
 import os
@@ -35,9 +36,13 @@ def main():
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--conformance", default=os.environ.get("CONFORMANCE", os.path.join(adequacy.WORKTREE, ".build/debug/conformance")))
     ap.add_argument("--vectors", default=os.path.join(adequacy.WORKTREE, "vectors"))
+    ap.add_argument("--case-map", metavar="FILE", help="as the coordinator's --case-map (built here if missing or stale)")
     args = ap.parse_args()
+    if args.case_map:
+        args.case_map = os.path.abspath(args.case_map)
+        adequacy.ensure_case_map(args.case_map, os.path.abspath(args.conformance), os.path.abspath(args.vectors), args.python)
     directory = args.directory or tempfile.mkdtemp(prefix="pixie-mutation-worker-")
-    adequacy.prepare_copy(directory, os.path.abspath(args.conformance), os.path.abspath(args.vectors), args.python)
+    adequacy.prepare_copy(directory, os.path.abspath(args.conformance), os.path.abspath(args.vectors), args.python, args.case_map)
     print("cosmic-ray http-worker on port %d, serving from %s" % (args.port, directory), flush=True)
     return subprocess.call([adequacy.tool("cosmic-ray"), "http-worker", "--port", str(args.port)], cwd=directory)
 
