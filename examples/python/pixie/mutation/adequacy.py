@@ -76,7 +76,9 @@ TARGETS["shared"] = (SHARED, "run:all")
 RUN = "{conformance} run --vectors {vectors} {formats} --fail-fast --no-diagnose -- {python} ./pixie_testee.py"
 # runner.py's protocol code (bad lines, limits, EOF, shutdown) is what selftest checks; a
 # shared-module mutant that every vector still passes is judged by it too.
-SELFTEST = "{conformance} selftest --vectors {vectors} -- {python} ./pixie_testee.py"
+# Its waits ×3: under a loaded machine selftest's 2 s exit deadline killed mutants that a quiet
+# machine lets survive (three runner.py mutants of a recheck, 2026-12-07).
+SELFTEST = "{conformance} selftest --vectors {vectors} --timeout-multiplier 3 -- {python} ./pixie_testee.py"
 HTTP = "{conformance} http --vectors {vectors} --format {fmt} --fail-fast -- {python} ./pixie/serve_http.py {service}"
 CONFIG = """[cosmic-ray]
 module-path = [{modules}]

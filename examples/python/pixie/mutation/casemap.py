@@ -7,8 +7,8 @@ mutant be judged by the cases that run its line instead of by all 19,000 (issue 
     python3 casemap.py judge --map MAP.json --pristine DIR --mutated DIR --conformance BIN --vectors DIR
 
 `judge` is what adequacy.py's shared target runs for each mutant when it has a map: the cases
-`select` names (`conformance run --run-file`, fail-fast), and `conformance selftest` when the
-changed lines are ones selftest runs; exit 1 when either fails.
+`select` names (`conformance run --run-file`, fail-fast), and the `conformance selftest` checks
+that ran a changed line (`--check`); exit 1 when either fails.
 
 Why it is sound: a mutant changes one line, and a case whose answer can differ is a case that
 runs that line. Three kinds of line are not tied to one case and select every case:
@@ -19,12 +19,13 @@ runs that line. Three kinds of line are not tied to one case and select every ca
   statement it continues.
 It relies on pixie keeping nothing from one case to the next (no cache, no module of its own
 imported lazily), which holds today. A line that no case and no selftest runs selects nothing: such a mutant survives without a run,
-as it would after running every case. `conformance selftest` is run too when the line is one
-selftest runs (the runner loop's protocol checks, which no vector makes).
+as it would after running every case. The selftest checks that ran the line are run too (the
+runner loop's protocol checks, which no vector makes); a line of `runner.py` or `jsontext.py`
+that neither ran gets all of selftest.
 
 `build` runs every stdin/stdout vector once against pixie under coverage.py, with the case id as
 the dynamic context (switched when `Testee.answer` starts and back to `loop` when it returns),
-then `conformance selftest` under the context `selftest`. It takes a few minutes; a map belongs
+then each `conformance selftest` check on its own under the check's id as context. It takes a few minutes; a map belongs
 to the vectors and the package it was built from (`build` records their digests, and `select`
 refuses a map whose package digest is not the pristine copy's).
 """
@@ -125,12 +126,14 @@ def build(args):
     run = [args.conformance, "run", "--vectors", args.vectors, "--no-diagnose", "--", args.python, me, "testee", cases_db, "cases"]
     if subprocess.run(run, stdout=subprocess.DEVNULL).returncode != 0:
         raise SystemExit("casemap.py: pixie does not pass every vector under coverage; fix that first")
-    # selftest's probes are not all well-formed, and the testee it starts may exit 1 on purpose;
-    # its own exit status says whether pixie passed its checks.
-    # Under coverage a 16 MiB line takes pixie longer than selftest's 10 s to parse.
-    st = [args.conformance, "selftest", "--vectors", args.vectors, "--timeout-multiplier", "10", "--", args.python, me, "testee", selftest_db, "selftest"]
-    if subprocess.run(st, stdout=subprocess.DEVNULL).returncode != 0:
-        raise SystemExit("casemap.py: pixie does not pass selftest under coverage; fix that first")
+    # Each check on its own, its id the context (selftest/hello runs with every check). Under
+    # coverage a 16 MiB line takes pixie longer than selftest's 10 s to parse.
+    listing = subprocess.run([args.conformance, "selftest", "--list"], capture_output=True, text=True, check=True).stdout
+    for check in [line.split()[0] for line in listing.splitlines() if line.startswith("selftest/")]:
+        st = [args.conformance, "selftest", "--vectors", args.vectors, "--timeout-multiplier", "10", "--check", check, "--",
+              args.python, me, "testee", selftest_db, check]
+        if subprocess.run(st, stdout=subprocess.DEVNULL).returncode != 0:
+            raise SystemExit("casemap.py: pixie does not pass %s under coverage; fix that first" % check)
     # Every testee process wrote its own file (data_suffix): combine them all.
     combined_file = os.path.join(scratch, "all.cov")
     cov = coverage.Coverage(data_file=combined_file)
@@ -146,13 +149,14 @@ def build(args):
         entry = {}
         for line, contexts in by_line.items():
             contexts = set(contexts)
-            bits, every, selftest = 0, bool(contexts & EVERY), "selftest" in contexts
-            for c in sorted(contexts - EVERY - {"selftest"}):
+            checks = sorted(c for c in contexts if c.startswith("selftest/"))
+            bits, every = 0, bool(contexts & EVERY)
+            for c in sorted(contexts - EVERY - set(checks)):
                 if c not in index:
                     index[c] = len(ids)
                     ids.append(c)
                 bits |= 1 << index[c]
-            entry[str(line)] = {"every": every, "selftest": selftest, "cases": "%x" % bits}
+            entry[str(line)] = {"every": every, "checks": checks, "cases": "%x" % bits}
         lines[m] = {"statements": statements, "run": entry}
     with open(args.out, "w") as f:
         json.dump({"package": package_digest(PACKAGE), "vectors": vectors_digest(args.vectors), "cases": ids, "modules": lines}, f)
@@ -180,15 +184,15 @@ def changed_lines(pristine, mutated):
 
 
 def selection(cmap, pristine, mutated):
-    """(every, selftest, ids): whether every case must run, whether selftest must, and the ids
-    of the cases that run a changed line. An unchanged package selects every case (the judge's
-    check of the unmutated package must run them all)."""
+    """(every, checks, ids): whether every case and all of selftest must run; else the selftest
+    checks (["*"] for all of them) and the ids of the cases that run a changed line. An unchanged
+    package selects every case (the judge's check of the unmutated package must run them all)."""
     if cmap["package"] != package_digest(pristine):
         raise SystemExit("casemap.py: the map was built from other shared modules than %s; build it again" % pristine)
     changed = changed_lines(pristine, mutated)
     if not changed:
-        return True, True, []
-    bits, selftest = 0, False
+        return True, ["*"], []
+    bits, checks, unmapped = 0, set(), False
     for m, rows in changed.items():
         statements, run = cmap["modules"][m]["statements"], cmap["modules"][m]["run"]
         for row in rows:
@@ -200,16 +204,17 @@ def selection(cmap, pristine, mutated):
                 at = above[-1] if above else row
             hit = run.get(str(at))
             if hit is None:
+                unmapped = unmapped or m in ("runner.py", "jsontext.py")
                 continue
             if hit["every"]:
-                return True, True, []
-            selftest = selftest or hit["selftest"]
+                return True, ["*"], []
+            checks.update(hit["checks"])
             bits |= int(hit["cases"], 16)
-    # runner.py and jsontext.py are the runner protocol's: selftest judges every mutant of them,
-    # whatever the map says (a testee that selftest kills hard leaves no coverage behind).
-    selftest = selftest or any(m in ("runner.py", "jsontext.py") for m in changed)
+    # runner.py and jsontext.py are the runner protocol's: a line of theirs that no case and no
+    # check ran gets all of selftest (should a check's testee have been killed before its
+    # coverage was saved).
     ids = [cid for k, cid in enumerate(cmap["cases"]) if bits >> k & 1]
-    return False, selftest, ids
+    return False, ["*"] if unmapped else sorted(checks), ids
 
 
 def load(path, vectors=None):
@@ -221,14 +226,14 @@ def load(path, vectors=None):
 
 
 def select(args):
-    """Prints `every`; or `selftest` and/or the selected case ids, one per line; or nothing
-    (no case and no selftest runs the changed lines)."""
-    every, selftest, ids = selection(load(args.map), args.pristine, args.mutated)
+    """Prints `every`; or the selftest checks (`selftest/*` for all) and the selected case ids,
+    one per line; or nothing (no case and no check runs the changed lines)."""
+    every, checks, ids = selection(load(args.map), args.pristine, args.mutated)
     if every:
         print("every")
         return 0
-    if selftest:
-        print("selftest")
+    for c in checks:
+        print("selftest/*" if c == "*" else c)
     for cid in ids:
         print(cid)
     return 0
@@ -236,7 +241,7 @@ def select(args):
 
 def judge(args):
     """Exit 1 when the selected cases or selftest fail the mutated package in args.home."""
-    every, selftest, ids = selection(load(args.map, args.vectors), args.pristine, args.mutated)
+    every, checks, ids = selection(load(args.map, args.vectors), args.pristine, args.mutated)
     testee = [args.python, "./pixie_testee.py"]
     quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if every or ids:
@@ -248,8 +253,11 @@ def judge(args):
                 return 1
         finally:
             os.unlink(f.name)
-    if every or selftest:
-        if subprocess.run([args.conformance, "selftest", "--vectors", args.vectors, "--"] + testee, **quiet).returncode != 0:
+    if every or checks:
+        only = [] if every or "*" in checks else [a for c in checks for a in ("--check", c)]
+        # Waits ×3, as adequacy.py's SELFTEST: a loaded machine must not kill a mutant.
+        st = [args.conformance, "selftest", "--vectors", args.vectors, "--timeout-multiplier", "3"] + only
+        if subprocess.run(st + ["--"] + testee, **quiet).returncode != 0:
             return 1
     return 0
 

@@ -26,17 +26,21 @@ class Selection(unittest.TestCase):
         for m in casemap.SHARED:
             with open(os.path.join(self.pristine, m), "w") as f:
                 f.write("# %s\n" % m)
-        # cbor.py: line 2 at import, 3 a statement run by cases a and c, 4 its continuation,
-        # 5 run by no case, 6 run by b and by selftest.
+        # cbor.py: line 1 at import, 3 a statement run by cases a and c, 4 its continuation,
+        # 5 run by no case, 6 run by b and by the check selftest/crlf. runner.py: line 2 run by
+        # case a and selftest/no-id, line 3 by nothing.
         with open(os.path.join(self.pristine, "cbor.py"), "w") as f:
             f.write("X = 1\ndef f(n):\n    y = (n +\n         1)\n    z = 0\n    return y\n")
+        with open(os.path.join(self.pristine, "runner.py"), "w") as f:
+            f.write("x = 0\ny = 0\nz = 0\n")
         shutil.copytree(self.pristine, self.mutated)
-        entry = lambda every=False, selftest=False, cases=0: {"every": every, "selftest": selftest, "cases": "%x" % cases}
+        entry = lambda every=False, checks=(), cases=0: {"every": every, "checks": list(checks), "cases": "%x" % cases}
         modules = {m: {"statements": [1], "run": {"1": entry(every=True)}} for m in casemap.SHARED}
         modules["cbor.py"] = {"statements": [1, 2, 3, 5, 6],
                               "run": {"1": entry(every=True), "2": entry(every=True), "3": entry(cases=0b101),
-                                      "6": entry(selftest=True, cases=0b010)}}
-        modules["runner.py"] = {"statements": [1, 2], "run": {"1": entry(every=True), "2": entry(cases=0b001)}}
+                                      "6": entry(checks=["selftest/crlf"], cases=0b010)}}
+        modules["runner.py"] = {"statements": [1, 2, 3], "run": {"1": entry(every=True),
+                                                                 "2": entry(checks=["selftest/no-id"], cases=0b001)}}
         self.map = {"package": casemap.package_digest(self.pristine), "vectors": "-", "cases": ["a", "b", "c"],
                     "modules": modules}
 
@@ -52,32 +56,34 @@ class Selection(unittest.TestCase):
             f.write("\n".join(lines))
 
     def test_unchanged_package_selects_every_case(self):
-        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (True, True, []))
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (True, ["*"], []))
 
     def test_statement_selects_the_cases_that_run_it(self):
         self.mutate("cbor.py", 3, "    y = (n -")
-        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, False, ["a", "c"]))
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, [], ["a", "c"]))
 
     def test_continuation_line_is_looked_up_through_its_statement(self):
         self.mutate("cbor.py", 4, "         2)")
-        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, False, ["a", "c"]))
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, [], ["a", "c"]))
 
     def test_line_run_at_import_selects_every_case(self):
         self.mutate("cbor.py", 1, "X = 2")
-        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (True, True, []))
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (True, ["*"], []))
 
     def test_line_no_case_runs_selects_nothing(self):
         self.mutate("cbor.py", 5, "    z = 1")
-        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, False, []))
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, [], []))
 
-    def test_selftest_runs_when_selftest_ran_the_line(self):
+    def test_the_checks_that_ran_the_line_run(self):
         self.mutate("cbor.py", 6, "    return -y")
-        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, True, ["b"]))
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, ["selftest/crlf"], ["b"]))
+        self.mutate("runner.py", 2, "y = 1")
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated),
+                         (False, ["selftest/crlf", "selftest/no-id"], ["a", "b"]))
 
-    def test_runner_mutants_are_always_judged_by_selftest_too(self):
-        with open(os.path.join(self.mutated, "runner.py"), "a") as f:
-            f.write("x = 0\n")
-        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated)[1], True)
+    def test_runner_line_nothing_ran_gets_all_of_selftest(self):
+        self.mutate("runner.py", 3, "z = 1")
+        self.assertEqual(casemap.selection(self.map, self.pristine, self.mutated), (False, ["*"], []))
 
     def test_map_of_other_modules_is_refused(self):
         with open(os.path.join(self.pristine, "errors.py"), "a") as f:
