@@ -475,15 +475,15 @@ def op_root(inp):
 
 
 def generated_leaves(gen):
-    """Generator rule `index` (§4.9): rule first, then count (an unsigned integer, at most 2^20)."""
+    """Generator rule `index` (§4.9): rule first, then count (an unsigned integer, at most 2^16)."""
     rule = text(member(gen, "rule", "generate"), "generate.rule")
     if rule != "index":
         raise Rejected("input_bad_value", "unknown generator rule %s" % rule)
     n = integer(member(gen, "count", "generate"), *U64)
     if n is None:
         raise Rejected("input_bad_type", "count must be an unsigned integer")
-    if n > 1 << 20:
-        raise Rejected("input_bad_value", "count must be at most 1048576")
+    if n > 1 << 16:
+        raise Rejected("input_bad_value", "count must be at most 65536")
     keys = [i.to_bytes(4, "big") for i in range(n)]
     return [(key, sha256(b"pixie.vectors.leaf\x00", key)) for key in keys]
 

@@ -684,6 +684,12 @@ enum StateDigestVectors {
         }
         let gen = { (rule: CBOR, count: CBOR) -> CBOR in .object([("namespace", .text("messages")), ("generate", .object([("rule", rule), ("count", count)]))]) }
         try fold("generated/count-decimal-string", "count \"3\" as a canonical decimal string: the root of three generated leaves", gen(.text("index"), .text("3")), rules: ["R4.9-4", "R2.2-3"], .ok)
+        // The limit itself and one above it (a cap written `>= limit` or `> limit / 2` passes a
+        // count far above it and every small count: two cosmic-ray survivors of pixie, issue 25).
+        try fold("generated/count-2p16", "count 2^16 is the generator's limit and is accepted: the root of 65,536 generated leaves",
+                 gen(.text("index"), .unsigned(1 << 16)), rules: ["R4.9-4"], .ok)
+        try fold("generated/count-2p16-plus-1", "count 2^16+1 is above the generator's limit: input_bad_value (rejected before generating)",
+                 gen(.text("index"), .unsigned((1 << 16) + 1)), rules: ["R4.9-4"], .error(.inputBadValue))
         try fold("generated/count-2p20-plus-1", "count 2^20+1 is above the generator's limit: input_bad_value (rejected before generating)", gen(.text("index"), .unsigned((1 << 20) + 1)), rules: ["R4.9-4"], .error(.inputBadValue))
         try fold("generated/count-minus-1", "count -1 is not an unsigned integer: input_bad_type", gen(.text("index"), .int(-1)), rules: ["R4.9-4", "R2.2-3"], .error(.inputBadType))
         try fold("generated/count-float", "count 2.0 is not an integer: input_bad_type", gen(.text("index"), .float(2.0)), rules: ["R4.9-4", "R2.2-3"], .error(.inputBadType))
