@@ -158,9 +158,25 @@ extension EnvelopeVectors {
                      rules: ["14.2-3", "14.3-5"], input: boxOpenInput(f.discovery.seed, "request", DiscoveryBox.header + EnvelopeFixtures.flip(enc, at: 5) + honest.hpke.ciphertext),
                      .envelopeOpenFailed)
         // Small-order X25519 ephemeral keys: ss_X is all zero and X-Wing uses it unchecked.
+        // Beyond u = 0 and u = 1, every other encoding of a small-order point that libsodium's and
+        // Wycheproof's lists hold: the two points of order 8, p − 1, and the non-canonical p and
+        // p + 1 (read mod p), then the same with bit 255 set (masked, RFC 7748 §5). With 0 and 1
+        // alone a ladder whose arithmetic is wrong still gives 0 (cosmic-ray survivors of pixie's
+        // fallback ladder, issue 25).
+        func hex(_ h: String) -> [UInt8] { stride(from: 0, to: h.count, by: 2).map { UInt8(h.dropFirst($0).prefix(2), radix: 16)! } }
         let points: [(String, [UInt8], String)] = [
             ("zero", [UInt8](repeating: 0, count: 32), "u = 0"),
             ("one", [1] + [UInt8](repeating: 0, count: 31), "u = 1 (order 4)"),
+            ("order-8-a", hex("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800"), "a point of order 8"),
+            ("order-8-b", hex("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157"), "the other point of order 8"),
+            ("p-minus-1", hex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"), "u = p − 1 (order 2)"),
+            ("p", hex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"), "u = p, non-canonical 0"),
+            ("p-plus-1", hex("eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"), "u = p + 1, non-canonical 1"),
+            ("order-8-a-bit-255", hex("e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b880"), "a point of order 8 with bit 255 set"),
+            ("order-8-b-bit-255", hex("5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f11d7"), "the other point of order 8 with bit 255 set"),
+            ("p-minus-1-bit-255", hex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"), "u = p − 1 with bit 255 set"),
+            ("p-bit-255", hex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"), "u = p with bit 255 set"),
+            ("p-plus-1-bit-255", hex("eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"), "u = p + 1 with bit 255 set"),
         ]
         for (name, u, what) in points {
             try check((try? X25519.scalarMult(scalar: f.discovery.seed, u: u)) == [UInt8](repeating: 0, count: 32), "\(what) gives an all-zero X25519 output")

@@ -300,11 +300,24 @@ extension SyncOfferVectors {
         try bad(off, "size-bytes-single-float", "size_bytes as the single float 1.0 (fa3f800000): half precision represents it, so not the profile", sizeRaw([0xfa, 0x3f, 0x80, 0x00, 0x00]), .cborNonCanonical, rules: ["R1-4", "R1-7"])
         try bad(off, "size-bytes-nan", "size_bytes NaN (f97e00): canonical, the wrong type", sizeRaw([0xf9, 0x7e, 0x00]), .syncBadType, rules: ["R1-16", "R7.1-1"])
         try bad(off, "size-bytes-nan-payload", "size_bytes a NaN with a payload (f97e01)", sizeRaw([0xf9, 0x7e, 0x01]), .cborNonCanonical, rules: ["R1-4", "R1-7"])
+        // Each float rule of R1-7 on its own, and floats that no shorter precision holds (a NaN
+        // test written as an order, a single-precision test that never runs on a double, a
+        // round-trip test written `<=`: cosmic-ray survivors of pixie's reader, issue 25).
+        try bad(off, "size-bytes-nan-payload-below", "size_bytes a NaN whose bits f97c01 sort below f97e00", sizeRaw([0xf9, 0x7c, 0x01]), .cborNonCanonical, rules: ["R1-4", "R1-7"])
+        try bad(off, "size-bytes-single-nan", "size_bytes NaN in single precision (fa7fc00000): only f97e00 is a NaN", sizeRaw([0xfa, 0x7f, 0xc0, 0x00, 0x00]), .cborNonCanonical, rules: ["R1-4", "R1-7"])
+        try bad(off, "size-bytes-double-nan", "size_bytes NaN in double precision (fb7ff8000000000000): only f97e00 is a NaN", sizeRaw([0xfb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0]), .cborNonCanonical, rules: ["R1-4", "R1-7"])
+        try bad(off, "size-bytes-single-100000", "size_bytes the single float 100000.0 (fa47c35000): above half precision's 65504, so shortest; valid CBOR, the wrong type", sizeRaw([0xfa, 0x47, 0xc3, 0x50, 0x00]), .syncBadType, rules: ["R1-16", "R7.1-1"])
+        try bad(off, "size-bytes-double-single-holds", "size_bytes the double 100000.0 (fb40f86a0000000000): single precision holds it, half does not, so not the profile", sizeRaw([0xfb, 0x40, 0xf8, 0x6a, 0, 0, 0, 0, 0]), .cborNonCanonical, rules: ["R1-4", "R1-7"])
+        try bad(off, "size-bytes-double-0-7", "size_bytes the double 0.7 (fb3fe6666666666666): single precision rounds it down, so no shorter form holds it; valid CBOR, the wrong type", sizeRaw([0xfb, 0x3f, 0xe6, 0x66, 0x66, 0x66, 0x66, 0x66, 0x66]), .syncBadType, rules: ["R1-16", "R7.1-1"])
         // R1-5: bignums.
         try bad(off, "size-bytes-bignum-2p64", "size_bytes 2^64 as a canonical bignum (tag 2): valid CBOR, not a uint (cbor2 decodes it to an int)", sizeRaw([0xc2, 0x49, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]), .syncBadType, rules: ["R1-5", "R1-16", "R7.1-1"])
         try bad(off, "size-bytes-bignum-fits", "size_bytes 2^56 as a bignum of 8 bytes: it fits major type 0, so not the profile", sizeRaw([0xc2, 0x48, 0x01, 0, 0, 0, 0, 0, 0, 0]), .cborNonCanonical, rules: ["R1-5", "R1-7"])
         try bad(off, "size-bytes-bignum-leading-zero", "size_bytes as a 10-byte bignum with a leading zero", sizeRaw([0xc2, 0x4a, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]), .cborNonCanonical, rules: ["R1-5", "R1-7"])
         try bad(off, "size-bytes-negative-bignum", "size_bytes as a negative bignum (tag 3)", sizeRaw([0xc3, 0x49, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]), .syncBadType, rules: ["R1-16", "R7.1-1"])
+        // R1-7 holds tag 3 to the same content rules as tag 2 (a reader that checks tag 2 alone passes the case above).
+        try bad(off, "size-bytes-negative-bignum-fits", "size_bytes −1 − 2^56 as a tag-3 bignum of 8 bytes: it fits major type 1, so not the profile", sizeRaw([0xc3, 0x48, 0x01, 0, 0, 0, 0, 0, 0, 0]), .cborNonCanonical, rules: ["R1-5", "R1-7"])
+        try bad(off, "size-bytes-negative-bignum-leading-zero", "size_bytes as a 10-byte tag-3 bignum with a leading zero", sizeRaw([0xc3, 0x4a, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 0]), .cborNonCanonical, rules: ["R1-5", "R1-7"])
+        try bad(off, "size-bytes-bignum-not-bytes", "size_bytes as tag 2 around the integer 1 (c201): a bignum's content must be a byte string", sizeRaw([0xc2, 0x01]), .cborNonCanonical, rules: ["R1-5", "R1-7"])
         try bad(off, "size-bytes-epoch-tag", "size_bytes inside tag 1 (epoch time): any other tag is valid CBOR and the wrong type", sizeRaw([0xc1, 0x18, 0x26]), .syncBadType, rules: ["R1-16", "R7.1-1"])
         // R1-10: simple values.
         try bad(ack, "ok-two-byte-true", "ok written f8 15 (true in the two-byte form)", okRaw([0xf8, 0x15]), .cborInvalidSimple, rules: ["R1-10"])

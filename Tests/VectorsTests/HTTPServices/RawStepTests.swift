@@ -77,7 +77,7 @@ struct RawStepTests {
                                       goodAnswer: .object([("status", .unsigned(200))]), after: [], emptyStatus: 400, badStatus: 400,
                                       next: Self.hello, nextStatus: 200)
         let cases = HTTPFraming.cases(route)
-        #expect(cases.count == 37)
+        #expect(cases.count == 41)
         for c in cases {
             let input = CBOR.object([("steps", .array(c.steps))]).json
             let outcome = ScenarioInterpreter(transport: InProcessTransport(PairingService())).run(try Scenario.parse(input))
