@@ -17,13 +17,53 @@ import Vectors
     def send(m):
         out.write((json.dumps(m) + "\n").encode())
         if mode != "buffered": out.flush()
+    STR = re.compile(rb'"(?:[^"\\]|\\.)*"')
     def salvage(b):
-        m = re.match(rb'\s*\{\s*"type"\s*:\s*"[a-z_]*"\s*,\s*"id"\s*:\s*("(?:[^"\\]|\\.)*")', b)
-        try:
-            v = json.loads(m.group(1)) if m else None
-        except ValueError:
+        # R6.3-9: the top-level members scanned, values skipped (brackets counted outside
+        # strings); mode salvage-anywhere takes the first "id" member at any depth instead.
+        if mode == "salvage-anywhere":
+            m = re.search(rb'"id"\s*:\s*("(?:[^"\\]|\\.)*")', b)
+            return json.loads(m.group(1)) if m else None
+        i, n = 0, len(b)
+        def ws(i):
+            while i < n and b[i] in b" \t\r\n": i += 1
+            return i
+        i = ws(i)
+        if i >= n or b[i] != 0x7B: return None
+        i += 1
+        while True:
+            i = ws(i)
+            m = STR.match(b, i)
+            if not m: return None
+            name, i = m.group(0), ws(m.end())
+            if i >= n or b[i] != 0x3A: return None
+            i = ws(i + 1)
+            if name == b'"id"':
+                m = STR.match(b, i)
+                try:
+                    v = json.loads(m.group(0)) if m else None
+                except ValueError:
+                    return None
+                return v if isinstance(v, str) and not SUR.search(v) else None
+            depth = 0
+            while i < n:
+                c = b[i]
+                if c == 0x22:
+                    m = STR.match(b, i)
+                    if not m: return None
+                    i = m.end()
+                    if depth == 0: break
+                    continue
+                if c in b"[{": depth += 1
+                elif c in b"]}":
+                    if depth == 0: break
+                    depth -= 1
+                    if depth == 0: i += 1; break
+                elif c == 0x2C and depth == 0: break
+                i += 1
+            i = ws(i)
+            if i < n and b[i] == 0x2C: i += 1; continue
             return None
-        return v if isinstance(v, str) and not SUR.search(v) else None
     def decode(b):
         if b.endswith(b"\r"):
             if mode == "crlf-strict": raise ValueError("a carriage return")
@@ -144,6 +184,7 @@ import Vectors
         ("no-limit", "selftest/line-over-limit", "expected rejected with input_bad_length for selftest/line-over-limit, got rejected with unknown_format (R6.3-5)"),
         ("crlf-uncounted", "selftest/crlf-over-limit", "expected rejected with input_bad_length for selftest/crlf-over-limit, got rejected with unknown_format"),
         ("id-null", "selftest/no-id", #"no string member "id""#),
+        ("salvage-anywhere", "selftest/id-salvage", #"answers id "selftest/id-salvage/array""#),
         ("linger", "selftest/shutdown", "still running 400 ms after shutdown (R6.4-1)"),
         ("exit-nonzero-on-eof", "selftest/eof", "exited with status 3 after EOF on stdin; expected status 0 (R6.4-2)"),
     ]

@@ -221,6 +221,34 @@ public enum SelfTest {
             try p.send(caseLine("selftest/no-id"), "R6.3-9")
             try p.expectResult("selftest/no-id", .rejected("unknown_format"), "R6.3-9")
         },
+        // R6.3-9's scan, line by line: an id after nested values, brackets and escapes inside
+        // strings, scalars and spaces is read; an id that is nested, not a string, or in a line
+        // that is not an object is not, and neither is anything past the line's end (each a
+        // cosmic-ray survivor of pixie's scanner, issue 25).
+        SelfTestCheck("id-salvage", rules: ["R6.3-9"],
+                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, a line that is not an object, a line cut inside a name or a string get no answer") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            let bad = ",\"input\":{\"a\":,}}"
+            let probes: [(line: String, id: String?)] = [
+                ("{\"type\":\"case\",\"a\":{\"b\":[1,{\"c\":\"}]\"}],\"d\":\"][\"},\"id\":\"selftest/id-salvage/after-nested\"" + bad, "selftest/id-salvage/after-nested"),
+                ("{\"type\":\"case\",\"s\":\"a\\\"b\\\\\",\"id\":\"selftest/id-salvage/after-escapes\"" + bad, "selftest/id-salvage/after-escapes"),
+                ("{\"n\":-1.5e3,\"t\":true,\"z\":null,\"e\":[],\"o\":{},\"id\":\"selftest/id-salvage/after-scalars\"" + bad, "selftest/id-salvage/after-scalars"),
+                ("{ \"type\" :\t\"case\" , \"id\" : \"selftest/id-salvage/spaces\" " + bad, "selftest/id-salvage/spaces"),
+                ("{\"type\":\"case\",\"id\":\"selftest\\/id-salvage\\u002fescaped\"" + bad, "selftest/id-salvage/escaped"),
+                ("[\"id\":\"selftest/id-salvage/array\"" + bad, nil),
+                ("~\"id\":\"selftest/id-salvage/not-object\"" + bad, nil),
+                ("{\"type\":\"case\",\"input\":{\"id\":\"selftest/id-salvage/nested\"},\"x\":,}", nil),
+                ("{\"type\":\"case\",\"id\":7" + bad, nil),
+                ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"id\"", nil),
+                ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300), nil),
+            ]
+            for probe in probes {
+                try p.send(probe.line, "R6.3-9")
+                if let id = probe.id { try p.expectResult(id, .rejected("input_bad_value"), "R6.3-9") }
+            }
+            try p.send(caseLine("selftest/id-salvage"), "R6.3-9")
+            try p.expectResult("selftest/id-salvage", .rejected("unknown_format"), "R6.3-9: the lines with no readable id get no answer")
+        },
         SelfTestCheck("shutdown", rules: ["R6.4-1"],
                       "shutdown after a case: nothing more on stdout, exit 0 within 2 s") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()

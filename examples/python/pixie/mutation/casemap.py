@@ -34,6 +34,7 @@ import difflib
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -119,8 +120,15 @@ def testee(data_file, context):
 
 
 def build(args):
-    import coverage
     scratch = tempfile.mkdtemp(prefix="pixie-casemap-")
+    try:
+        _build(args, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _build(args, scratch):
+    import coverage
     me = os.path.abspath(__file__)
     cases_db, selftest_db = os.path.join(scratch, "cases.cov"), os.path.join(scratch, "selftest.cov")
     run = [args.conformance, "run", "--vectors", args.vectors, "--no-diagnose", "--", args.python, me, "testee", cases_db, "cases"]
