@@ -340,6 +340,10 @@ extension SyncOfferVectors {
         try bad(off, "depth-31", "an unknown member nesting a scalar at depth 31: within the limit, so sync_unknown_field", deep(29, [0x00]), .syncUnknownField, rules: ["R1-15", "R7.2-5"])
         try bad(off, "depth-32", "a scalar at depth 32, the limit: still sync_unknown_field", deep(30, [0x00]), .syncUnknownField, rules: ["R1-15", "R7.2-5"])
         try bad(off, "depth-33", "a scalar at depth 33: cbor_depth_exceeded (a reader that counts only arrays, maps and tags lets it through)", deep(31, [0x00]), .cborDepthExceeded, rules: ["R1-15", "R7.2-2"])
+        // R1-15 counts a map's key as deep as its value (a reader that reads keys one level
+        // shallower passes every case above: cosmic-ray survivors of pixie's reader, issue 25).
+        try bad(off, "key-depth-33", "a last member whose key is 31 nested arrays around a scalar, at depth 33: cbor_depth_exceeded, as for a value",
+                rawMap(sortedPairs(off.wire) + [([UInt8](repeating: 0x81, count: 31) + [0x00], [0x00])]), .cborDepthExceeded, rules: ["R1-15"])
         try bad(off, "depth-33-input-ends", "a tag at depth 32 whose content, at depth 33, is missing: depth is checked before the byte is read",
                 deep(30, [0xc1]), .cborDepthExceeded, rules: ["R1-15", "R1-19"], twoFaults: true)
         // R1-18: a count checked at its head, before the items.
