@@ -72,6 +72,9 @@ USERS = {"state_digest": ["reconcile", "settle", "sync_offer"], "signin": ["enve
 TARGETS = {f: (["%s.py" % f], "run:" + ",".join([f] + USERS.get(f, []))) for f in STDIN_FORMATS}
 TARGETS["services"] = (["services.py"], "http")
 TARGETS["shared"] = (SHARED, "run:all")
+# One shared module at a time (`shared-jsontext`, …): the same judge, a campaign small enough
+# to finish between other work; `shared` is all of them at once.
+TARGETS.update({"shared-" + m[:-3]: ([m], "run:all") for m in SHARED})
 
 RUN = "{conformance} run --vectors {vectors} {formats} --fail-fast --no-diagnose -- {python} ./pixie_testee.py"
 # runner.py's protocol code (bad lines, limits, EOF, shutdown) is what selftest checks; a
@@ -102,7 +105,7 @@ def judge_script(target, conformance, vectors, python, case_map=None):
     """The shell script that judges one mutant of `target`, run in a worker's copy. With a case
     map, a shared mutant is judged by the cases that run its lines (mutation/casemap.py)."""
     kind = TARGETS[target][1]
-    if target == "shared" and case_map:
+    if target.startswith("shared") and case_map:
         lines = [SELECTING.format(python=python, map=case_map, conformance=conformance, vectors=vectors)]
     elif kind == "http":
         lines = [HTTP.format(conformance=conformance, vectors=vectors, fmt="pairing", python=python, service="pairing"),
