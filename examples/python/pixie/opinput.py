@@ -30,11 +30,6 @@ def member(o, name, path=""):
     return o[name]
 
 
-def nullable(o, name, path=""):
-    """R2.2-1: a member that must be present and may be null (None means none)."""
-    return member(o, name, path)
-
-
 def as_integer(v):
     """R2.2-3: the integer a JSON value spells (an integer literal or a canonical decimal
     string), or None when it spells none."""

@@ -1,5 +1,4 @@
 """The runner protocol (SPEC §6): JSON lines on stdin/stdout, lock-step, one result per case."""
-import re
 import sys
 
 from . import jsontext

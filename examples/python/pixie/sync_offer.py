@@ -6,7 +6,6 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from . import cbor
-from .cbor import Bignum
 from .errors import Rejected
 from .jsontext import is_text
 from .opinput import (I64, U64, array, hexbytes, integer, json_int, member, obj, text, utf8_key)
