@@ -148,11 +148,24 @@ public enum SelfTest {
             try p.send(caseLine("selftest/second-hello"), "R6.1-8")
             try p.expectResult("selftest/second-hello", .rejected("unknown_format"), "R6.1-8")
         },
+        // Beside a missing value: the texts a reader's off-by-one or loose comparison lets
+        // through (each a cosmic-ray survivor of pixie's JSON reader, issue 25): a + sign read
+        // as a minus, ':' or '/' read as a digit (the bytes just above and below 0-9), an object
+        // cut after a comma, and a member name opened by a byte below '"'.
         SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "a case line that is not JSON, its id readable, is rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines that are not JSON, their ids readable ({\"a\":,}, +1, 1:2, 1e5/, an input cut after a comma, a name opened by !), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
             try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
+            let probes = [("plus-sign", "{\"a\":+1}"), ("colon-after-digit", "{\"a\":1:2}"), ("slash-after-exponent", "{\"a\":1e5/}"),
+                          ("cut-after-comma", "{\"a\":1,"), ("name-opened-by-bang", "{!b\":1}")]
+            for (name, input) in probes {
+                let id = "selftest/invalid-json/" + name
+                // The line ends where the input does: a cut input leaves the line cut too.
+                let line = caseLine(id, input: input)
+                try p.send(name == "cut-after-comma" ? String(line.dropLast()) : line, "R6.3-6")
+                try p.expectResult(id, .rejected("input_bad_value"), "R6.3-6")
+            }
         },
         SelfTestCheck("invalid-utf8", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
                       "a case line holding the byte 0xff is rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
@@ -162,12 +175,48 @@ public enum SelfTest {
             try p.expectResult("selftest/invalid-utf8", .rejected("input_bad_value"), "R6.3-6")
         },
         SelfTestCheck("unpaired-surrogate", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines holding \"\\ud800x\" and \"\\udc00\" are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines holding \"\\ud800x\", \"\\udc00\", \"\\ud800\\\\dc00\" and \"\\ud83d\\u0041\" are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
-            try p.send(caseLine("selftest/unpaired-surrogate/high", input: "{\"text\":\"\\ud800x\"}"), "R6.3-6")
-            try p.expectResult("selftest/unpaired-surrogate/high", .rejected("input_bad_value"), "R6.3-6")
-            try p.send(caseLine("selftest/unpaired-surrogate/low", input: "{\"text\":\"\\udc00\"}"), "R6.3-6")
-            try p.expectResult("selftest/unpaired-surrogate/low", .rejected("input_bad_value"), "R6.3-6")
+            // The third is a high surrogate, an escaped backslash, then "dc00": a reader that
+            // looks for a backslash after the high half, not for `\u`, reads a pair there (a
+            // cosmic-ray survivor of pixie's JSON reader, issue 25).
+            let probes = [("high", "\\ud800x"), ("low", "\\udc00"), ("high-then-backslash", "\\ud800\\\\dc00"),
+                          ("high-then-not-low", "\\ud83d\\u0041")]
+            for (name, text) in probes {
+                let id = "selftest/unpaired-surrogate/" + name
+                try p.send(caseLine(id, input: "{\"text\":\"\(text)\"}"), "R6.3-6")
+                try p.expectResult(id, .rejected("input_bad_value"), "R6.3-6")
+            }
+        },
+        // RFC 8259 in full (§6.1 item 1): each line's id is written with escapes and must be
+        // answered under the string they spell. A surrogate pair whose high half is \ud840 or
+        // above (U+20000 and up) tells a reader that joins the halves with | or ^ from one that
+        // adds them; below it (U+1F600) the two agree (a cosmic-ray survivor of pixie's JSON
+        // reader, issue 25).
+        SelfTestCheck("json-escapes", rules: ["R6.1-1", "R6.3-2"],
+                      "case lines whose ids are written with \\/, \\u escapes in either case, surrogate pairs (U+10000, U+1F600, U+20000, U+10FFFF) and \\\" \\\\ are answered under the ids those escapes spell") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            let probes: [(text: String, id: String)] = [
+                ("selftest\\/json-escapes\\/solidus", "selftest/json-escapes/solidus"),
+                ("selftest/json-escapes/\\u0041\\u00e9\\u00C9", "selftest/json-escapes/A\u{e9}\u{c9}"),
+                ("selftest/json-escapes/\\ud800\\udc00", "selftest/json-escapes/\u{10000}"),
+                ("selftest/json-escapes/\\ud83d\\ude00", "selftest/json-escapes/\u{1f600}"),
+                ("selftest/json-escapes/\\ud840\\udc00", "selftest/json-escapes/\u{20000}"),
+                ("selftest/json-escapes/\\uDBFF\\uDFFF", "selftest/json-escapes/\u{10ffff}"),
+                ("selftest/json-escapes/q\\\"b\\\\", "selftest/json-escapes/q\"b\\"),
+            ]
+            for probe in probes {
+                try p.send("{\"type\":\"case\",\"id\":\"\(probe.text)\",\"format\":\"\(unknownFormat)\",\"op\":\"\(unknownOp)\",\"input\":{}}", "R6.1-1")
+                try p.expectResult(probe.id, .rejected("unknown_format"), "R6.1-1: the id is the string its escapes spell")
+            }
+        },
+        // Every RFC 8259 number form, decoded (a reader that skips the exponent's sign without
+        // reading past it refuses 1e+5: a cosmic-ray survivor of pixie's JSON reader, issue 25).
+        SelfTestCheck("json-numbers", rules: ["R6.1-1", "R6.3-6"],
+                      "a case whose input holds 1e+5, 1E-5, -0.5e10, 0, -0, 1.25, 10 and 2e0 is decoded (rejected with unknown_format, not input_bad_value)") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.send(caseLine("selftest/json-numbers", input: "{\"n\":[1e+5,1E-5,-0.5e10,0,-0,1.25,10,2e0]}"), "R6.1-1")
+            try p.expectResult("selftest/json-numbers", .rejected("unknown_format"), "R6.1-1: every RFC 8259 number decodes")
         },
         SelfTestCheck("nesting-64", rules: ["R6.3-6"],
                       "a case nested 64 levels deep is decoded (rejected with unknown_format, not input_bad_value)") { p, _ throws(SelfTestFailure) in
