@@ -148,26 +148,31 @@ public enum SelfTest {
             try p.send(caseLine("selftest/second-hello"), "R6.1-8")
             try p.expectResult("selftest/second-hello", .rejected("unknown_format"), "R6.1-8")
         },
-        // Beside a missing value: the texts a reader's off-by-one or loose comparison lets
-        // through (each a cosmic-ray survivor of pixie's JSON reader, issue 25): a + sign read
-        // as a minus, ':' or '/' read as a digit (the bytes just above and below 0-9), an object
-        // cut after a comma, and a member name opened by a byte below '"'.
+        // Beside a missing value, the texts a reader's off-by-one or loose comparison lets
+        // through (cosmic-ray survivors of pixie's JSON reader, issue 25), derived from RFC 8259's
+        // number grammar: after each part of a number (sign, digit, point, fraction digit, e,
+        // exponent sign, exponent digit), the bytes just below and above 0-9 ('/' and ':'), and
+        // the line cut right there past byte 256 (CPython caches the ints up to 256: a reader
+        // that compares its position with the length by identity reads past the end); then a +
+        // sign, an object cut after a comma, and a member name opened by a byte below '"'.
         SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines that are not JSON, their ids readable ({\"a\":,}, +1, 1:2, 1.5:2, 1e5/, an input cut after a comma or after a minus, a name opened by !), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; +1; an input cut after a comma; a name opened by !), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
             try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
-            // The minus ends the line past byte 256 (CPython caches the ints up to 256: a reader
-            // that compares its position with the length by identity reads past the end there).
-            let pad = "{\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"a\":-"
-            let probes = [("plus-sign", "{\"a\":+1}"), ("colon-after-digit", "{\"a\":1:2}"), ("colon-after-fraction", "{\"a\":1.5:2}"),
-                          ("slash-after-exponent", "{\"a\":1e5/}"), ("cut-after-comma", "{\"a\":1,"), ("cut-after-minus", pad),
-                          ("name-opened-by-bang", "{!b\":1}")]
-            for (name, input) in probes {
-                let id = "selftest/invalid-json/" + name
-                // The line ends where the input does: a cut input leaves the line cut too.
-                let line = caseLine(id, input: input)
-                try p.send(name.hasPrefix("cut-") ? String(line.dropLast()) : line, "R6.3-6")
+            let pad = "{\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"a\":"
+            var probes: [(name: String, input: String, cut: Bool)] = []
+            for (part, prefix) in [("minus", "-"), ("digit", "1"), ("point", "1."), ("fraction", "1.5"), ("e", "1e"), ("e-sign", "1e+"), ("exponent", "1e5")] {
+                probes.append(("\(part)-slash", "{\"a\":\(prefix)/}", false))
+                probes.append(("\(part)-colon", "{\"a\":\(prefix):}", false))
+                probes.append(("cut-after-\(part)", pad + prefix, true))
+            }
+            probes += [("plus-sign", "{\"a\":+1}", false), ("cut-after-comma", "{\"a\":1,", true), ("name-opened-by-bang", "{!b\":1}", false)]
+            for probe in probes {
+                let id = "selftest/invalid-json/" + probe.name
+                // A cut input leaves the line cut too: it ends where the input does.
+                let line = caseLine(id, input: probe.input)
+                try p.send(probe.cut ? String(line.dropLast()) : line, "R6.3-6")
                 try p.expectResult(id, .rejected("input_bad_value"), "R6.3-6")
             }
         },
