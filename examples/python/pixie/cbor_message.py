@@ -1,7 +1,7 @@
 """Decoding a CBOR message by a member table (the shared shape of SPEC §7.2, §8.2, §14).
 
 A table lists members in the order a decoder checks them; each member has a kind:
-`("bstr", n or None)`, `("uint",)`, `("text", lo, hi)` (UTF-8 byte bounds), `("bool",)`, or
+`("bstr", n or None)`, `("uint",)`, `("text", lo, hi)` (UTF-8 byte bounds) or
 `("map", table)` for a nested untagged message. Codes are the format's own: `prefix + "_bad_type"`,
 `_missing_field`, `_bad_length`, `_unknown_field`, `_wrong_payload_type`.
 """
@@ -58,10 +58,6 @@ def check_member(v, kind, prefix, path):
         n = len(v.encode("utf-8"))
         if not kind[1] <= n <= kind[2]:
             raise Rejected(prefix + "_bad_length", "%s: %d UTF-8 bytes, not %d … %d" % (path, n, kind[1], kind[2]))
-        return v
-    if t == "bool":
-        if not isinstance(v, bool):
-            raise Rejected(prefix + "_bad_type", "%s is not a boolean" % path)
         return v
     if t == "map":
         return check_fields(v, kind[1], None, prefix, path)
