@@ -156,7 +156,7 @@ public enum SelfTest {
         // that compares its position with the length by identity reads past the end); then a +
         // sign, an object cut after a comma, and a member name opened by a byte below '"'.
         SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; +1; an input cut after a comma; a name opened by !), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
             try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
@@ -167,7 +167,18 @@ public enum SelfTest {
                 probes.append(("\(part)-colon", "{\"a\":\(prefix):}", false))
                 probes.append(("cut-after-\(part)", pad + prefix, true))
             }
-            probes += [("plus-sign", "{\"a\":+1}", false), ("cut-after-comma", "{\"a\":1,", true), ("name-opened-by-bang", "{!b\":1}", false)]
+            // Each literal with its last byte one below and one above (a reader that compares
+            // the word by order, not equality, takes one of them for it).
+            for word in ["true", "false", "null"] {
+                let last = word.unicodeScalars.last!.value
+                for (side, byte) in [("below", last - 1), ("above", last + 1)] {
+                    let near = String(word.dropLast()) + String(Unicode.Scalar(UInt8(byte)))
+                    probes.append(("\(word)-\(side)", "{\"a\":\(near)}", false))
+                }
+            }
+            // U+001F unescaped, the last control character a string may not hold as itself.
+            probes += [("plus-sign", "{\"a\":+1}", false), ("cut-after-comma", "{\"a\":1,", true), ("name-opened-by-bang", "{!b\":1}", false),
+                       ("raw-control-1f", "{\"a\":\"x\u{1f}y\"}", false)]
             for probe in probes {
                 let id = "selftest/invalid-json/" + probe.name
                 // A cut input leaves the line cut too: it ends where the input does.
