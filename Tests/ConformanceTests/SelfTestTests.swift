@@ -64,13 +64,16 @@ import Vectors
             i = ws(i)
             if i < n and b[i] == 0x2C: i += 1; continue
             return None
+    def no_constant(name):
+        raise ValueError(name + " is not JSON")
     def decode(b):
         if b.endswith(b"\r"):
             if mode == "crlf-strict": raise ValueError("a carriage return")
             b = b[:-1]
         # mode pairs-bmp: a reader that turns every escaped surrogate pair into U+FFFD.
         if mode == "pairs-bmp": b = re.sub(rb'\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}', rb'\\ufffd', b)
-        m = json.loads(b.decode("utf-8"))
+        # NaN and the infinities are not JSON; mode nan reads them as Python's json does by default.
+        m = json.loads(b.decode("utf-8"), **({} if mode == "nan" else {"parse_constant": no_constant}))
         if mode != "lenient-surrogate" and SUR.search(json.dumps(m, ensure_ascii=False)): raise ValueError("surrogate")
         return m
     def reject(cid, code):
@@ -187,6 +190,7 @@ import Vectors
         ("crlf-uncounted", "selftest/crlf-over-limit", "expected rejected with input_bad_length for selftest/crlf-over-limit, got rejected with unknown_format"),
         ("id-null", "selftest/no-id", #"no string member "id""#),
         ("salvage-anywhere", "selftest/id-salvage", #"answers id "selftest/id-salvage/array""#),
+        ("nan", "selftest/invalid-json", "expected rejected with input_bad_value for selftest/invalid-json/nan, got rejected with unknown_format (R6.3-6)"),
         ("pairs-bmp", "selftest/json-escapes", "answers id \"selftest/json-escapes/\u{fffd}\" but the case in flight is \"selftest/json-escapes/\u{10000}\""),
         ("linger", "selftest/shutdown", "still running 400 ms after shutdown (R6.4-1)"),
         ("exit-nonzero-on-eof", "selftest/eof", "exited with status 3 after EOF on stdin; expected status 0 (R6.4-2)"),

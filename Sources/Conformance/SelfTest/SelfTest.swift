@@ -156,7 +156,7 @@ public enum SelfTest {
         // that compares its position with the length by identity reads past the end); then a +
         // sign, an object cut after a comma, and a member name opened by a byte below '"'.
         SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; NaN, Infinity, -Infinity; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
             try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
@@ -176,8 +176,10 @@ public enum SelfTest {
                     probes.append(("\(word)-\(side)", "{\"a\":\(near)}", false))
                 }
             }
-            // U+001F unescaped, the last control character a string may not hold as itself.
-            probes += [("plus-sign", "{\"a\":+1}", false), ("cut-after-comma", "{\"a\":1,", true), ("name-opened-by-bang", "{!b\":1}", false),
+            // NaN and the infinities, which stock readers (Python's json among them) accept by
+            // default; U+001F unescaped, the last control character a string may not hold as itself.
+            probes += [("nan", "{\"a\":NaN}", false), ("infinity", "{\"a\":Infinity}", false), ("minus-infinity", "{\"a\":-Infinity}", false),
+                       ("plus-sign", "{\"a\":+1}", false), ("cut-after-comma", "{\"a\":1,", true), ("name-opened-by-bang", "{!b\":1}", false),
                        ("raw-control-1f", "{\"a\":\"x\u{1f}y\"}", false)]
             for probe in probes {
                 let id = "selftest/invalid-json/" + probe.name
