@@ -156,7 +156,7 @@ public enum SelfTest {
         // that compares its position with the length by identity reads past the end); then a +
         // sign, an object cut after a comma, and a member name opened by a byte below '"'.
         SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; NaN, Infinity, -Infinity; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; escapes JSON lacks (\\e \\a \\v \\x41 \\' \\0); NaN, Infinity, -Infinity; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
             try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
@@ -175,6 +175,11 @@ public enum SelfTest {
                     let near = String(word.dropLast()) + String(Unicode.Scalar(UInt8(byte)))
                     probes.append(("\(word)-\(side)", "{\"a\":\(near)}", false))
                 }
+            }
+            // Escapes other languages have and JSON does not (a reader that takes \e for \f
+            // was a survivor too).
+            for (name, escape) in [("e", "\\e"), ("a", "\\a"), ("v", "\\v"), ("x41", "\\x41"), ("quote", "\\'"), ("digit", "\\0")] {
+                probes.append(("escape-\(name)", "{\"a\":\"\(escape)\"}", false))
             }
             // NaN and the infinities, which stock readers (Python's json among them) accept by
             // default; U+001F unescaped, the last control character a string may not hold as itself.
@@ -216,7 +221,7 @@ public enum SelfTest {
         // adds them; below it (U+1F600) the two agree (a cosmic-ray survivor of pixie's JSON
         // reader, issue 25).
         SelfTestCheck("json-escapes", rules: ["R6.1-1", "R6.3-2"],
-                      "case lines whose ids are written with \\/, \\u escapes in either case, surrogate pairs (U+10000, U+1F600, U+20000, U+10FFFF) and \\\" \\\\ are answered under the ids those escapes spell") { p, _ throws(SelfTestFailure) in
+                      "case lines whose ids are written with \\/, \\u escapes in either case, surrogate pairs (U+10000, U+1F600, U+20000, U+10FFFF), \\\" \\\\ and \\b \\f \\n \\r \\t are answered under the ids those escapes spell") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             let probes: [(text: String, id: String)] = [
                 ("selftest\\/json-escapes\\/solidus", "selftest/json-escapes/solidus"),
@@ -226,6 +231,7 @@ public enum SelfTest {
                 ("selftest/json-escapes/\\ud840\\udc00", "selftest/json-escapes/\u{20000}"),
                 ("selftest/json-escapes/\\uDBFF\\uDFFF", "selftest/json-escapes/\u{10ffff}"),
                 ("selftest/json-escapes/q\\\"b\\\\", "selftest/json-escapes/q\"b\\"),
+                ("selftest/json-escapes/\\b\\f\\n\\r\\t", "selftest/json-escapes/\u{8}\u{c}\n\r\t"),
             ]
             for probe in probes {
                 try p.send("{\"type\":\"case\",\"id\":\"\(probe.text)\",\"format\":\"\(unknownFormat)\",\"op\":\"\(unknownOp)\",\"input\":{}}", "R6.1-1")
