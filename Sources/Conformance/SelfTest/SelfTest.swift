@@ -156,7 +156,7 @@ public enum SelfTest {
         // that compares its position with the length by identity reads past the end); then a +
         // sign, an object cut after a comma, and a member name opened by a byte below '"'.
         SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; escapes JSON lacks (\\e \\a \\v \\x41 \\' \\0); NaN, Infinity, -Infinity; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; escapes JSON lacks (\\e \\a \\v \\x41 \\' \\0), \\u12g4, \\u12 and a line cut after a backslash; NaN, Infinity, -Infinity; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
             try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
@@ -181,6 +181,10 @@ public enum SelfTest {
             for (name, escape) in [("e", "\\e"), ("a", "\\a"), ("v", "\\v"), ("x41", "\\x41"), ("quote", "\\'"), ("digit", "\\0")] {
                 probes.append(("escape-\(name)", "{\"a\":\"\(escape)\"}", false))
             }
+            // A \u escape with a non-hex digit, one with two digits before the quote, and a line
+            // cut right after a backslash past byte 256.
+            probes += [("escape-u-not-hex", "{\"a\":\"\\u12g4\"}", false), ("escape-u-short", "{\"a\":\"\\u12\"}", false),
+                       ("cut-after-backslash", pad + "\"x\\", true)]
             // NaN and the infinities, which stock readers (Python's json among them) accept by
             // default; U+001F unescaped, the last control character a string may not hold as itself.
             probes += [("nan", "{\"a\":NaN}", false), ("infinity", "{\"a\":Infinity}", false), ("minus-infinity", "{\"a\":-Infinity}", false),
@@ -202,13 +206,15 @@ public enum SelfTest {
             try p.expectResult("selftest/invalid-utf8", .rejected("input_bad_value"), "R6.3-6")
         },
         SelfTestCheck("unpaired-surrogate", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines holding \"\\ud800x\", \"\\udc00\", \"\\ud800\\\\dc00\" and \"\\ud83d\\u0041\" are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines holding \"\\ud800x\", \"\\udc00\", \"\\ud800\\\\dc00\", \"\\ud800xxdc00\" and \"\\ud83d\\u0041\" are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             // The third is a high surrogate, an escaped backslash, then "dc00": a reader that
             // looks for a backslash after the high half, not for `\u`, reads a pair there (a
             // cosmic-ray survivor of pixie's JSON reader, issue 25).
+            // The fourth has two bytes above "\u" where the low half's escape belongs (a reader
+            // that compares them by order with "\u" takes either for it).
             let probes = [("high", "\\ud800x"), ("low", "\\udc00"), ("high-then-backslash", "\\ud800\\\\dc00"),
-                          ("high-then-not-low", "\\ud83d\\u0041")]
+                          ("high-then-letters", "\\ud800xxdc00"), ("high-then-not-low", "\\ud83d\\u0041")]
             for (name, text) in probes {
                 let id = "selftest/unpaired-surrogate/" + name
                 try p.send(caseLine(id, input: "{\"text\":\"\(text)\"}"), "R6.3-6")
