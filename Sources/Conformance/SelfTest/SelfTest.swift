@@ -156,7 +156,7 @@ public enum SelfTest {
         // that compares its position with the length by identity reads past the end); then a +
         // sign, an object cut after a comma, and a member name opened by a byte below '"'.
         SelfTestCheck("invalid-json", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
-                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; escapes JSON lacks (\\e \\a \\v \\x41 \\' \\0), \\u12g4, \\u12 and a line cut after a backslash; NaN, Infinity, -Infinity; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+                      "case lines that are not JSON, their ids readable ({\"a\":,}; after each part of a number a '/', a ':', or the line's end; true, false and null with their last byte one off; escapes JSON lacks (\\e \\a \\v \\x41 \\' \\0), \\u12g4, \\u12 and a line cut after a backslash; NaN, Infinity, -Infinity; +1; an input cut after a comma; a name opened by !; a raw U+001F in a string; bytes or a second object after the message), are each rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send(caseLine("selftest/invalid-json", input: "{\"a\":,}"), "R6.3-6")
             try p.expectResult("selftest/invalid-json", .rejected("input_bad_value"), "R6.3-6")
@@ -195,6 +195,13 @@ public enum SelfTest {
                 // A cut input leaves the line cut too: it ends where the input does.
                 let line = caseLine(id, input: probe.input)
                 try p.send(probe.cut ? String(line.dropLast()) : line, "R6.3-6")
+                try p.expectResult(id, .rejected("input_bad_value"), "R6.3-6")
+            }
+            // Bytes after the message: a reader that decodes the first value of a stream (Go's
+            // json.Decoder, Python's raw_decode) and leaves the rest takes the line as the case.
+            for (name, suffix) in [("bytes-after", " x"), ("second-object", "{}")] {
+                let id = "selftest/invalid-json/" + name
+                try p.send(caseLine(id) + suffix, "R6.3-6")
                 try p.expectResult(id, .rejected("input_bad_value"), "R6.3-6")
             }
         },
