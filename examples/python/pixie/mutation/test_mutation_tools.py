@@ -92,6 +92,18 @@ class Selection(unittest.TestCase):
             casemap.selection(self.map, self.pristine, self.mutated)
 
 
+class Targets(unittest.TestCase):
+    def test_default_targets_mutate_every_module_once(self):
+        modules = [m for t in adequacy.DEFAULT_TARGETS for m in adequacy.TARGETS[t][0]]
+        self.assertEqual(len(modules), len(set(modules)))
+        every = {m for t in adequacy.TARGETS.values() for m in t[0]}
+        self.assertEqual(set(modules), every)
+
+    def test_each_shared_module_is_a_target_of_its_own(self):
+        for m in adequacy.SHARED:
+            self.assertEqual(adequacy.TARGETS["shared-" + m[:-3]], ([m], "run:all"))
+
+
 class ApplyDiff(unittest.TestCase):
     def test_hunk_with_context_past_the_last_line(self):
         # cosmic-ray's diff of a module's last line carries one empty context line past the end.
