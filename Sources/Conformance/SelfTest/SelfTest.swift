@@ -316,7 +316,7 @@ public enum SelfTest {
         // that is not an object is not, and neither is anything past the line's end (each a
         // cosmic-ray survivor of pixie's scanner, issue 25).
         SelfTestCheck("id-salvage", rules: ["R6.3-9"],
-                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, a line that is not an object, a member followed by no comma, a line cut inside a name, a string or a nested value, or right after a value, get no answer") { p, _ throws(SelfTestFailure) in
+                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, a line that is not an object, a member followed by no comma, a line cut inside a name, a string or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             let bad = ",\"input\":{\"a\":,}}"
             let probes: [(line: String, id: String?)] = [
@@ -332,6 +332,7 @@ public enum SelfTest {
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"id\"", nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300), nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\"", nil),
+                ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",", nil),
                 ("{\"type\":\"case\",\"pad\":[\"" + String(repeating: "x", count: 300) + "\",[1,2", nil),
                 ("{\"type\":\"case\",\"a\":\"v\"!\"id\":\"selftest/id-salvage/after-bang\"" + bad, nil),
                 ("{\"type\":\"case\",\"a\":1}{,\"id\":\"selftest/id-salvage/after-close\"" + bad, nil),
