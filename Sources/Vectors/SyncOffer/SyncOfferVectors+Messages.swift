@@ -67,6 +67,7 @@ extension SyncOfferVectors {
         try encodeInputCases(&b, f, ms)
         for m in ms { try malformed(&b, m, others: ms.filter { $0.tag != m.tag }) }
         try cborProfileCases(&b, f, ms)
+        try cborEdgeCases(&b, f, ms)
         try messageOrderCases(&b, f, ms)
     }
 
