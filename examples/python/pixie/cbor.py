@@ -1,8 +1,9 @@
-"""Deterministic CBOR (SPEC §1): the writer (R1-1 … R1-5) and the strict reader (R1-6 … R1-20).
+"""Deterministic CBOR (SPEC §1): the writer (R1-1 … R1-3) and the strict reader (R1-6 … R1-20).
 
-The writer takes Python values: int, bytes, str, bool, None, list/tuple, dict (keys sorted by
-their encodings, R1-3), and `Tag`. The reader returns the same kinds, plus `Simple` and floats,
-and raises `Rejected` with a `cbor_*` code at the first problem in byte order (R1-17).
+The writer takes the Python values pixie's answers hold: int (64 bits), bytes, str, bool, None,
+list/tuple and dict (keys sorted by their encodings, R1-3). The reader returns the same kinds,
+plus `Tag`, `Bignum`, `Simple` and floats, and raises `Rejected` with a `cbor_*` code at the
+first problem in byte order (R1-17).
 """
 import math
 import struct
@@ -12,17 +13,15 @@ from .errors import Rejected
 MAX_DEPTH = 32  # R1-15
 
 
+# What the reader returns for the items no format takes (R1-16: valid CBOR, the wrong type). Every
+# format refuses them by their type, so they carry their contents and nothing else: no equality,
+# no hashing of their own (two map keys are told apart by their bytes, R1-11), no writer.
+
 class Tag:
     """A tagged item (R1-16: any tag but 2 and 3 is returned unchecked)."""
 
     def __init__(self, number, value):
         self.number, self.value = number, value
-
-    def __eq__(self, other):
-        return isinstance(other, Tag) and (self.number, self.value) == (other.number, other.value)
-
-    def __repr__(self):
-        return "Tag(%d, %r)" % (self.number, self.value)
 
 
 class Bignum:
@@ -32,27 +31,12 @@ class Bignum:
     def __init__(self, value):
         self.value = value
 
-    def __eq__(self, other):
-        return isinstance(other, Bignum) and self.value == other.value
-
-    def __hash__(self):
-        return hash(("bignum", self.value))
-
-    def __repr__(self):
-        return "Bignum(%d)" % self.value
-
 
 class Simple:
     """A simple value other than false, true, null (R1-16): 0–19, 23 (undefined), 32–255."""
 
     def __init__(self, value):
         self.value = value
-
-    def __eq__(self, other):
-        return isinstance(other, Simple) and self.value == other.value
-
-    def __repr__(self):
-        return "Simple(%d)" % self.value
 
 
 # --- writer -------------------------------------------------------------------------------------
@@ -68,7 +52,8 @@ def head(major, n):
 
 
 def encode(v):
-    """One item in the deterministic encoding (R1-1 … R1-3, R1-5)."""
+    """One item in the deterministic encoding (R1-1 … R1-3). Integers beyond 64 bits, which no
+    op writes, are refused by `head` rather than written as bignums."""
     if v is True:
         return b"\xf5"
     if v is False:
@@ -76,11 +61,6 @@ def encode(v):
     if v is None:
         return b"\xf6"
     if isinstance(v, int):
-        if v >= 2**64:
-            return b"\xc2" + encode(v.to_bytes((v.bit_length() + 7) // 8, "big"))
-        if v < -(2**64):
-            m = -1 - v
-            return b"\xc3" + encode(m.to_bytes((m.bit_length() + 7) // 8, "big"))
         return head(0, v) if v >= 0 else head(1, -1 - v)
     if isinstance(v, (bytes, bytearray)):
         return head(2, len(v)) + bytes(v)
@@ -92,12 +72,6 @@ def encode(v):
     if isinstance(v, dict):
         items = sorted((encode(k), encode(x)) for k, x in v.items())
         return head(5, len(items)) + b"".join(k + x for k, x in items)
-    if isinstance(v, Tag):
-        return head(6, v.number) + encode(v.value)
-    if isinstance(v, Bignum):
-        return encode(v.value)
-    if isinstance(v, Simple):
-        return bytes([0xE0 | v.value]) if v.value < 24 else bytes([0xF8, v.value])
     raise TypeError("cannot encode %s" % type(v).__name__)
 
 
@@ -224,16 +198,14 @@ def _fits(f, fmt):
 
 
 def _hashable(k):
-    if isinstance(k, bool) or isinstance(k, float):
-        return ("other", type(k).__name__, k)  # never merged with an integer key
+    """A dict key for a decoded map key: lists and maps as tuples, and booleans and floats kept
+    apart from the integers Python would merge them with (True == 1, 1.0 == 1)."""
+    if isinstance(k, (bool, float)):
+        return ("other", type(k).__name__, k)
     if isinstance(k, list):
         return tuple(_hashable(x) for x in k)
     if isinstance(k, dict):
-        return ("map",) + tuple(sorted((repr(a), repr(b)) for a, b in k.items()))
-    if isinstance(k, Tag):
-        return ("tag", k.number, _hashable(k.value))
-    if isinstance(k, Simple):
-        return ("simple", k.value)
+        return ("map",) + tuple((_hashable(a), _hashable(b)) for a, b in k.items())
     return k
 
 
