@@ -361,6 +361,15 @@ def apply_diff(directory, diff):
     return True
 
 
+def target_of(db):
+    """The target a kept database belongs to: --keep names it <target>.sqlite, and a target may
+    itself hold a dash (shared-cbor)."""
+    target = os.path.splitext(os.path.basename(db))[0]
+    if target not in TARGETS:
+        raise SystemExit("adequacy.py: %s is not named after a target (%s)" % (db, ", ".join(sorted(TARGETS))))
+    return target
+
+
 def recheck(args, equivalents):
     """--recheck: after new cases were added for a run's survivors, shows which of them the
     vectors now kill without running the whole campaign again. Each survivor's diff (as the
@@ -368,9 +377,7 @@ def recheck(args, equivalents):
     target's own script. Exit 1 if any still survives."""
     still = 0
     for db in args.recheck:
-        target = os.path.splitext(os.path.basename(db))[0]
-        if target not in TARGETS:
-            raise SystemExit("adequacy.py: %s is not named after a target (%s)" % (db, ", ".join(sorted(TARGETS))))
+        target = target_of(db)
         scratch = tempfile.mkdtemp(prefix="pixie-recheck-")
         try:
             home = os.path.join(scratch, "home")
@@ -473,7 +480,7 @@ def main():
     equivalents = load_equivalents()
     if args.resume:
         args.resume = os.path.abspath(args.resume)
-        target = os.path.splitext(os.path.basename(args.resume))[0].split("-")[0]
+        target = target_of(args.resume)
         if args.targets != [target] or args.sample:
             raise SystemExit("adequacy.py: --resume %s needs --format %s alone and no --sample" % (args.resume, target))
     if args.recheck:

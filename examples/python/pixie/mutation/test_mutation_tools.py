@@ -103,6 +103,12 @@ class Targets(unittest.TestCase):
         for m in adequacy.SHARED:
             self.assertEqual(adequacy.TARGETS["shared-" + m[:-3]], ([m], "run:all"))
 
+    def test_kept_database_names_its_target_dash_and_all(self):
+        self.assertEqual(adequacy.target_of("/keep/shared-cbor.sqlite"), "shared-cbor")
+        self.assertEqual(adequacy.target_of("sync_offer.sqlite"), "sync_offer")
+        with self.assertRaises(SystemExit):
+            adequacy.target_of("/keep/shared-cbor-run1.sqlite")
+
 
 class ApplyDiff(unittest.TestCase):
     def test_hunk_with_context_past_the_last_line(self):
