@@ -14,7 +14,8 @@ Each target is a module (or a group of shared modules) and the command that judg
 - `services.py` (the two HTTP services): `conformance http` for pairing, then for revocation;
 - the shared modules (CBOR, strict JSON, the op-input layer, errors, crypto glue, the runner
   loop): every stdin/stdout format, fail-fast, then `conformance selftest` (the runner loop's
-  protocol checks, which no vector makes).
+  protocol checks, which no vector makes), then, for the modules the HTTP services import
+  (HTTP_USERS: strict JSON and the request-body helpers), `conformance http` for both services.
 
 Mutants run on cosmic-ray's own HTTP distributor: `--workers N` starts N local `cosmic-ray
 http-worker` processes, each in its own copy of the package (a worker mutates the files it is
@@ -68,6 +69,9 @@ SHARED = ["cbor.py", "cbor_message.py", "jsontext.py", "opinput.py", "http_body.
 # would look equivalent).
 USERS = {"state_digest": ["reconcile", "settle", "sync_offer"], "signin": ["envelope"], "sync_offer": ["envelope"],
          "pairing": ["revocation"]}
+# The shared modules services.py imports: a mutant the stdin/stdout judge lets through is judged
+# by both services' scenarios too (a line only the services run is theirs to find).
+HTTP_USERS = {"jsontext.py", "http_body.py"}
 # target -> (modules, judge kind)
 TARGETS = {f: (["%s.py" % f], "run:" + ",".join([f] + USERS.get(f, []))) for f in STDIN_FORMATS}
 TARGETS["services"] = (["services.py"], "http")
@@ -107,17 +111,20 @@ def judge_script(target, conformance, vectors, python, case_map=None):
     """The shell script that judges one mutant of `target`, run in a worker's copy. With a case
     map, a shared mutant is judged by the cases that run its lines (mutation/casemap.py)."""
     kind = TARGETS[target][1]
+    http = [HTTP.format(conformance=conformance, vectors=vectors, fmt="pairing", python=python, service="pairing"),
+            HTTP.format(conformance=conformance, vectors=vectors, fmt="revocation", python=python, service="identity")]
     if target.startswith("shared") and case_map:
         lines = [SELECTING.format(python=python, map=case_map, conformance=conformance, vectors=vectors)]
     elif kind == "http":
-        lines = [HTTP.format(conformance=conformance, vectors=vectors, fmt="pairing", python=python, service="pairing"),
-                 HTTP.format(conformance=conformance, vectors=vectors, fmt="revocation", python=python, service="identity")]
+        lines = http
     else:
         fmt = kind.split(":", 1)[1]
         formats = "" if fmt == "all" else " ".join("--format " + f for f in fmt.split(","))
         lines = [RUN.format(conformance=conformance, vectors=vectors, formats=formats, python=python)]
         if fmt == "all":
             lines.append(SELFTEST.format(conformance=conformance, vectors=vectors, python=python))
+    if target.startswith("shared") and HTTP_USERS & set(TARGETS[target][0]):
+        lines += http
     return "#!/bin/sh\nset -e\n" + "\n".join(l + " >/dev/null 2>&1" for l in lines) + "\n"
 
 

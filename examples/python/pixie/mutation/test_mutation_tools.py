@@ -103,6 +103,19 @@ class Targets(unittest.TestCase):
         for m in adequacy.SHARED:
             self.assertEqual(adequacy.TARGETS["shared-" + m[:-3]], ([m], "run:all"))
 
+    def test_modules_the_services_import_are_judged_by_their_scenarios_too(self):
+        def judge(target, case_map=None):
+            return adequacy.judge_script(target, "C", "V", "py", case_map)
+        for target in ["shared", "shared-jsontext", "shared-http_body"]:
+            for case_map in [None, "map.json"]:
+                script = judge(target, case_map)
+                self.assertIn("C http --vectors V --format pairing", script)
+                self.assertIn("C http --vectors V --format revocation", script)
+                # The stdin/stdout judge first: a mutant it kills costs no HTTP run.
+                self.assertLess(script.index(" run " if case_map is None else "casemap.py judge"), script.index(" http "))
+        for target in ["shared-cbor", "shared-runner", "sync_offer"]:
+            self.assertNotIn(" http ", judge(target, "map.json"))
+
     def test_kept_database_names_its_target_dash_and_all(self):
         self.assertEqual(adequacy.target_of("/keep/shared-cbor.sqlite"), "shared-cbor")
         self.assertEqual(adequacy.target_of("sync_offer.sqlite"), "sync_offer")
