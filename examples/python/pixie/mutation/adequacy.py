@@ -399,8 +399,11 @@ def recheck(args, equivalents):
                 survivors = [(keys[j], row, diff, (outcome or "").upper() == "KILLED") for j, row, outcome, diff, worker in rows
                              if (outcome or "").upper() in ("SURVIVED", "KILLED") and (worker or "").upper() != "TIMEOUT"]
             else:
+                # The survivors still to explain, or (--recheck-equivalents) the ones explained:
+                # when the judge grows, a reasoned equivalent must survive the new judge too.
                 survivors = [(keys[j], row, diff, False) for j, row, outcome, diff, worker in rows
-                             if (outcome or "").upper() == "SURVIVED" and (worker or "").upper() != "TIMEOUT" and keys[j] not in equivalents]
+                             if (outcome or "").upper() == "SURVIVED" and (worker or "").upper() != "TIMEOUT"
+                             and (keys[j] in equivalents) == bool(args.recheck_equivalents)]
             ordered = sorted(survivors, key=lambda s: (s[0][0], s[1], s[0][2], s[0][4]))
 
             def judge(k):
@@ -435,6 +438,12 @@ def recheck(args, equivalents):
                 print("%s: %d judged mutants judged again, %d decided as the database says, %d differently"
                       % (target, len(survivors), len(survivors) - differ, differ))
                 still += differ
+                continue
+            if args.recheck_equivalents:
+                # A listed equivalent the judge now kills is not one: its reason must go.
+                still += killed
+                print("%s: %d survivor(s) listed equivalent, %d now killed (not equivalent), %d still survive"
+                      % (target, len(survivors), killed, len(survivors) - killed))
                 continue
             still += len(survivors) - killed
             print("%s: %d survivor(s) not listed equivalent, %d now killed, %d still survive" % (target, len(survivors), killed, len(survivors) - killed))
@@ -473,6 +482,8 @@ def main():
     ap.add_argument("--case-map", metavar="FILE",
                     help="judge each shared mutant by the cases that run its lines (mutation/casemap.py), with the map "
                          "in FILE, built there first if missing or made from other modules or vectors")
+    ap.add_argument("--recheck-equivalents", action="store_true",
+                    help="with --recheck: judge again the survivors listed equivalent (after the judge grew); exit 1 if one is killed")
     ap.add_argument("--recheck-all", action="store_true",
                     help="with --recheck: judge every mutant the database decided, killed ones too, and list those decided "
                          "otherwise today (with unchanged vectors, a check that a --case-map judge decides as the full one did)")
