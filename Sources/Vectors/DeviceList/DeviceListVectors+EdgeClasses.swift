@@ -55,6 +55,13 @@ extension DeviceListVectors {
         var offCurve = dev.bytes
         offCurve.replaceSubrange(0..<32, with: [2] + [UInt8](repeating: 0, count: 31))
         try badBundle("issue/bundle-ed25519-off-curve", "bytes 0–31 encode y = 2, which is on no point of the curve: every decoder rejects it", offCurve)
+        // A large y too: y = 2 is on no point under some wrong curve equations as well (pixie's
+        // with d·y >> y where d·y·y is meant, under cosmic-ray: every large y becomes a point).
+        var largeY: [UInt8] = [0xec] + [UInt8](repeating: 0xff, count: 30) + [0x7f]   // p − 1, little-endian
+        while (try? Ed25519.PublicKey(rawRepresentation: largeY[...])) != nil { largeY[0] -= 1 }
+        var offCurveLarge = dev.bytes
+        offCurveLarge.replaceSubrange(0..<32, with: largeY)
+        try badBundle("issue/bundle-ed25519-off-curve-large-y", "bytes 0–31 encode y = p − \(0xed - Int(largeY[0])), the largest y below p on no point of the curve: every decoder rejects it", offCurveLarge)
         try badBundle("issue/bundle-empty", "device_bundle \"\" (0 bytes): a bundle is wire data, so device_list_bad_bundle, not input_bad_length (§10.6)", [])
         try badBundle("issue/bundle-3201-bytes", "one byte more than a bundle", dev.bytes + [0])
 

@@ -195,6 +195,7 @@ extension DeviceListVectors {
         "credential_issue/issue/created-at-max": ["10.2-1", "10.2-2", "10.2-3", "10.1-5", "10.6-5"],
         "credential_issue/issue/created-at-2-53-plus-1": ["10.2-1", "10.2-2", "10.2-3", "10.1-5", "10.6-5"],
         "credential_issue/issue/bundle-ed25519-off-curve": ["10.2-1", "10.2-2", "10.2-3", "10.1-5", "10.1-3"],
+        "credential_issue/issue/bundle-ed25519-off-curve-large-y": ["10.2-1", "10.2-2", "10.2-3", "10.1-5", "10.1-3"],
         "credential_issue/issue/bundle-empty": ["10.2-1", "10.2-2", "10.2-3", "10.1-5", "10.1-3", "10.6-6"],
         "credential_issue/issue/bundle-3201-bytes": ["10.2-1", "10.2-2", "10.2-3", "10.1-5", "10.1-3", "10.6-6"],
         "credential_decode/wire/name-nfd": ["10-1", "10.2-2", "10.2-4"],

@@ -203,5 +203,26 @@ extension EnvelopeVectors {
                 try b.ok("box_seal", "kem/recipient-mlkem-\(name)", "coefficient q − 1 = 3328: a valid key (the check's boundary)", rules: ["14.2-4"], input: input)
             }
         }
+        // The odd coefficient of a 3-byte group at its edges too (its 12 bits are the middle byte's
+        // high nibble and the last byte): 3328 beside an even neighbour of 3328, whose high nibble
+        // fills the rest of the middle byte, so a decoder that shifts or masks the middle byte
+        // wrongly reads 3329 or more; and 4095, which a test for exactly 3329 lets through (pixie's
+        // modulus check under cosmic-ray, issue 25). Each with its own eseed (added after the first
+        // release: the shared stream is left as it was).
+        let odd: [(String, [(Int, UInt16)], ErrorCode?)] = [
+            ("coefficients-0-and-1-are-3328", [(0, 3328), (1, 3328)], nil),
+            ("coefficient-1-is-4095", [(1, 4095)], .envelopeBadRecipientKey),
+        ]
+        for (name, set, code) in odd {
+            let pk = set.reduce(f.newDevice.pub) { keyWithCoefficient($0, index: $1.0, value: $1.1) }
+            let input = boxSealInput(pk, "reply", plain, Builder.eseed(labelled: "recipient-mlkem-\(name)"))
+            if let code {
+                try b.reject("box_seal", "kem/recipient-mlkem-\(name)", "an odd ML-KEM key coefficient of 4095 ≥ q: the modulus check refuses the key (a check for exactly 3329 seals)",
+                             rules: ["14.2-4"], input: input, code)
+            } else {
+                try b.ok("box_seal", "kem/recipient-mlkem-\(name)", "coefficients 0 and 1 both q − 1 = 3328, sharing their middle byte d0: a valid key (a decoder that reads bit 3 of that byte into coefficient 1 refuses it)",
+                         rules: ["14.2-4"], input: input)
+            }
+        }
     }
 }
