@@ -44,9 +44,7 @@ def ed25519_verify(public, signature, message):
 
 def ed25519_is_point(public):
     """R9.1-3: whether 32 bytes decode to a curve point (y taken mod p, x = 0 with the sign
-    bit read as x = 0): some x satisfies -x² + y² = 1 + d·x²·y²."""
-    if len(public) != ED25519_PUBLIC:
-        return False
+    bit read as x = 0): some x satisfies -x² + y² = 1 + d·x²·y². The caller passes 32 bytes."""
     p = 2**255 - 19
     d = (-121665 * pow(121666, p - 2, p)) % p
     y = (int.from_bytes(public, "little") & ((1 << 255) - 1)) % p
