@@ -70,6 +70,9 @@ import Vectors
         if b.endswith(b"\r"):
             if mode == "crlf-strict": raise ValueError("a carriage return")
             b = b[:-1]
+        # mode nesting-10001: a reader whose bound is one level too deep (10,001), shown by
+        # decoding what only CPython's own recursion limit would refuse.
+        if mode == "nesting-10001" and 990 < b.count(b"[") <= 10_000: b = re.sub(rb"\[{2,}\]{2,}", b"[]", b)
         # mode pairs-bmp: a reader that turns every escaped surrogate pair into U+FFFD.
         if mode == "pairs-bmp": b = re.sub(rb'\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}', rb'\\ufffd', b)
         # NaN and the infinities are not JSON; mode nan reads them as Python's json does by default.
@@ -88,9 +91,14 @@ import Vectors
         hello = None
     if mode == "answers-before-hello" and isinstance(hello, dict) and hello.get("type") == "case":
         reject(hello["id"], "unknown_format"); hello = {"type": "hello", "protocol_versions": [1]}
+    # mode versions-any-type: any first object that offers protocol_versions opens the session.
+    if mode == "versions-any-type" and isinstance(hello, dict) and "protocol_versions" in hello: hello["type"] = "hello"
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         sys.stderr.write("not a hello\n"); sys.exit(2)
-    offered = hello.get("protocol_versions") or []
+    offered = hello.get("protocol_versions")
+    # mode versions-loose: any array holding 1 will do (true, a string beside it).
+    if not isinstance(offered, list) or (mode != "versions-loose" and not all(type(v) is int for v in offered)):
+        sys.stderr.write("protocol_versions is not an array of integers\n"); sys.exit(2)
     if 1 not in offered and mode != "always-v1":
         sys.stderr.write("offered %s, I speak 1\n" % offered); sys.exit(2)
     caps = {"toy": ["echo", "echo"] if mode == "duplicate-op" else ["echo"]}
@@ -100,7 +108,8 @@ import Vectors
         if mode == "crlf-uncounted" and line.endswith(b"\r\n"): line = line[:-2] + b"\n"
         if not line: sys.exit(3 if mode == "exit-nonzero-on-eof" else 0)
         if not line.endswith(b"\n") and len(line) > MAX and mode != "no-limit":
-            while True:
+            # mode tail-as-line: what follows the first 16 MiB + 1 bytes is read as the next line.
+            while mode != "tail-as-line":
                 rest = stdin.readline(1 << 20)
                 if not rest or rest.endswith(b"\n"): break
             cid = salvage(line[:4096])
@@ -117,7 +126,8 @@ import Vectors
             elif mode == "id-null": reject(None, "input_bad_value")
             continue
         t = msg.get("type")
-        if t == "shutdown":
+        # mode shutdown-prefix: any type beginning with shutdown ends the session.
+        if t == "shutdown" or (mode == "shutdown-prefix" and str(t).startswith("shutdown")):
             if mode == "linger": time.sleep(30)
             sys.exit(0)
         if t != "case":
@@ -186,6 +196,11 @@ import Vectors
         ("silent-undecodable", "selftest/invalid-json", "no result for selftest/invalid-json within"),
         ("silent-undecodable", "selftest/invalid-utf8", "no result for selftest/invalid-utf8 within"),
         ("lenient-surrogate", "selftest/unpaired-surrogate", "expected rejected with input_bad_value for selftest/unpaired-surrogate/high, got rejected with unknown_format (R6.3-6)"),
+        ("versions-any-type", "selftest/not-hello-first", "a first line of type hello2 offering protocol_versions [1] was answered with"),
+        ("versions-loose", "selftest/versions-not-integers", "a hello offering [1, true] was answered with"),
+        ("shutdown-prefix", "selftest/unknown-type", "instead of answering selftest/unknown-type (R6.1-8)"),
+        ("nesting-10001", "selftest/nesting-10001", "expected rejected with input_bad_value for selftest/nesting-10001, got rejected with unknown_format (R6.3-6"),
+        ("tail-as-line", "selftest/line-over-limit-tail", #"answers id "selftest/line-over-limit-tail/inside""#),
         ("no-limit", "selftest/line-over-limit", "expected rejected with input_bad_length for selftest/line-over-limit, got rejected with unknown_format (R6.3-5)"),
         ("crlf-uncounted", "selftest/crlf-over-limit", "expected rejected with input_bad_length for selftest/crlf-over-limit, got rejected with unknown_format"),
         ("id-null", "selftest/no-id", #"no string member "id""#),

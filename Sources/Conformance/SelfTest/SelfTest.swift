@@ -103,6 +103,30 @@ public enum SelfTest {
             try p.expectExit(zero: false, within: p.exitGrace, after: "a first line that is not JSON", "R6.2-1")
             try p.expectStderr("R6.2-1")
         },
+        // A first line that offers a version but whose type only begins with "hello" (and sorts
+        // above it): a testee that looks only for protocol_versions, or compares the type by
+        // prefix or order, answers it (cosmic-ray survivors of pixie's runner, issue 25).
+        SelfTestCheck("not-hello-first", rules: ["R6.2-1", "R6.1-6"],
+                      "a first line {\"type\":\"hello2\",\"protocol_versions\":[1]} gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
+            try p.send("{\"type\":\"hello2\",\"protocol_versions\":[1]}", "R6.2-1")
+            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
+                throw SelfTestFailure("a first line of type hello2 offering protocol_versions [1] was answered with \(ProtocolViolation("", line: l).line); only a message of type hello opens the session (R6.2-1)")
+            }
+            try p.expectExit(zero: false, within: p.exitGrace, after: "a first line of type hello2", "R6.2-1")
+            try p.expectStderr("R6.2-1")
+        },
+        // R6.2-1's "array of integers", item by item: a reader that checks only that the array
+        // holds the version it speaks, or takes true for an integer as Python's isinstance
+        // does, opens the session (a cosmic-ray survivor of pixie's runner, issue 25).
+        SelfTestCheck("versions-not-integers", rules: ["R6.2-1"],
+                      "a hello offering [1, true] gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
+            try p.send("{\"type\":\"hello\",\"protocol_versions\":[1,true]}", "R6.2-1")
+            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
+                throw SelfTestFailure("a hello offering [1, true] was answered with \(ProtocolViolation("", line: l).line); protocol_versions must be an array of integers (R6.2-1)")
+            }
+            try p.expectExit(zero: false, within: p.exitGrace, after: "a hello offering [1, true]", "R6.2-1")
+            try p.expectStderr("R6.2-1")
+        },
         SelfTestCheck("unknown-format", rules: ["R6.3-1", "R6.3-2", "R6.3-4", "R6.3-7"], twoFaults: true,
                       "a case of an unknown format and an unknown op is rejected with unknown_format, once") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
@@ -135,9 +159,12 @@ public enum SelfTest {
             try p.expectResult("selftest/crlf", .rejected("unknown_format"), "R6.1-2")
         },
         SelfTestCheck("unknown-type", rules: ["R6.1-8"],
-                      "a message of an unknown type is ignored without an answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+                      "messages of two unknown types (one, shutdown_soon, beginning with shutdown) are ignored without an answer; the next case is answered") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send("{\"type\":\"selftest_unknown_type\",\"id\":\"selftest/unknown-type#message\"}", "R6.1-8")
+            // Sorts above "shutdown" and begins with it: a type compared by prefix or by order
+            // ends the session here (a cosmic-ray survivor of pixie's runner, issue 25).
+            try p.send("{\"type\":\"shutdown_soon\",\"id\":\"selftest/unknown-type#shutdown-soon\"}", "R6.1-8")
             try p.send(caseLine("selftest/unknown-type"), "R6.1-8")
             try p.expectResult("selftest/unknown-type", .rejected("unknown_format"), "R6.1-8")
         },
@@ -265,6 +292,14 @@ public enum SelfTest {
             try p.sendBytes(nestedCaseLine("selftest/nesting-64", levels: 64) + [0x0a], "R6.3-6")
             try p.expectResult("selftest/nesting-64", .rejected("unknown_format"), "R6.3-6: every testee decodes 64 levels")
         },
+        // One level past R6.3-6's bound: a limit compared with <= 10,001, or set one too high,
+        // decodes it (a cosmic-ray survivor of pixie's runner, issue 25).
+        SelfTestCheck("nesting-10001", rules: ["R6.3-6"],
+                      "a case nested 10,001 levels deep, one past the bound, is rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            try p.sendBytes(nestedCaseLine("selftest/nesting-10001", levels: 10_001) + [0x0a], "R6.3-6")
+            try p.expectResult("selftest/nesting-10001", .rejected("input_bad_value"), "R6.3-6: nesting deeper than 10,000 levels does not decode")
+        },
         SelfTestCheck("nesting-deep", rules: ["R6.3-6", "R6.3-4"], twoFaults: true,
                       "a case nested 100,000 levels deep is rejected with input_bad_value") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
@@ -285,6 +320,18 @@ public enum SelfTest {
             try p.send(caseLine("selftest/line-over-limit/next"), "R6.1-4")
             try p.expectResult("selftest/line-over-limit/next", .rejected("unknown_format"), "R6.1-4")
         },
+        // The bytes past the limit hold a whole case message: a reader that stops at 16 MiB + 1
+        // and takes the rest as the next line answers it (a cosmic-ray survivor of pixie's
+        // runner, issue 25; the +1 line above leaves only its \n behind, which shows nothing).
+        SelfTestCheck("line-over-limit-tail", rules: ["R6.1-4", "R6.3-5"],
+                      "a case line of 16 MiB + 1 byte that goes on with a whole case message before its \\n is rejected with input_bad_length; the message inside it gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+            _ = try p.handshake()
+            let inside = Array(caseLine("selftest/line-over-limit-tail/inside").utf8)
+            try p.sendBytes(paddedCaseLine("selftest/line-over-limit-tail", length: RunnerProtocol.maxLineBytes + 1) + inside + [0x0a], "R6.1-4")
+            try p.expectResult("selftest/line-over-limit-tail", .rejected("input_bad_length"), "R6.3-5")
+            try p.send(caseLine("selftest/line-over-limit-tail/next"), "R6.1-4")
+            try p.expectResult("selftest/line-over-limit-tail/next", .rejected("unknown_format"), "R6.1-4: nothing past the limit is acted on")
+        },
         SelfTestCheck("crlf-at-limit", rules: ["R6.1-3", "R6.1-2"],
                       "a case line of 16 MiB − 1 byte then \\r\\n is within the limit (the \\r counts)") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
@@ -300,7 +347,7 @@ public enum SelfTest {
             try p.expectResult("selftest/crlf-over-limit/next", .rejected("unknown_format"), "R6.1-4")
         },
         SelfTestCheck("no-id", rules: ["R6.3-9"],
-                      "an undecodable line with no readable id (none at all; 300 bytes cut right after \"id\":) gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+                      "an undecodable line with no readable id (none at all; 300 bytes cut right after \"id\":; 300 spaces) gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send("{\"type\":\"case\",\"format\":\"\(unknownFormat)\",\"input\":{\"a\":,}}", "R6.3-9")
             // The id's value would start at the line's end, past the small integers a runtime
@@ -308,6 +355,9 @@ public enum SelfTest {
             // identity reads past the end there (a cosmic-ray survivor of pixie's runner, issue 25).
             let cut = "{\"type\":\"case\",\"format\":\"\(unknownFormat)\",\"pad\":\"\(String(repeating: "x", count: 240))\",\"id\":"
             try p.send(cut, "R6.3-9")
+            // Spaces only, past the cached small ints: a scanner that compares its position with
+            // the length by identity indexes past the end (a cosmic-ray survivor, issue 25).
+            try p.send(String(repeating: " ", count: 300), "R6.3-9")
             try p.send(caseLine("selftest/no-id"), "R6.3-9")
             try p.expectResult("selftest/no-id", .rejected("unknown_format"), "R6.3-9")
         },
@@ -316,7 +366,7 @@ public enum SelfTest {
         // that is not an object is not, and neither is anything past the line's end (each a
         // cosmic-ray survivor of pixie's scanner, issue 25).
         SelfTestCheck("id-salvage", rules: ["R6.3-9"],
-                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, a line that is not an object, a member followed by no comma, a line cut inside a name, a string or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
+                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, an id followed by a comma instead of a colon, a line that is not an object, a member followed by no comma, a line cut inside a name, a string or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             let bad = ",\"input\":{\"a\":,}}"
             let probes: [(line: String, id: String?)] = [
@@ -329,6 +379,7 @@ public enum SelfTest {
                 ("~\"id\":\"selftest/id-salvage/not-object\"" + bad, nil),
                 ("{\"type\":\"case\",\"input\":{\"id\":\"selftest/id-salvage/nested\"},\"x\":,}", nil),
                 ("{\"type\":\"case\",\"id\":7" + bad, nil),
+                ("{\"type\":\"case\",\"id\",\"selftest/id-salvage/no-colon\"" + bad, nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"id\"", nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300), nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\"", nil),
