@@ -366,7 +366,7 @@ public enum SelfTest {
         // that is not an object is not, and neither is anything past the line's end (each a
         // cosmic-ray survivor of pixie's scanner, issue 25).
         SelfTestCheck("id-salvage", rules: ["R6.3-9"],
-                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, an id followed by a comma instead of a colon, a line that is not an object, a member followed by no comma or by a byte after its closing bracket, a line cut inside a name, a string or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
+                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, an id followed by a comma instead of a colon, a line that is not an object, a member followed by no comma or by a byte after its closing bracket, a line cut inside a name, a string (right after a backslash too) or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             let bad = ",\"input\":{\"a\":,}}"
             let probes: [(line: String, id: String?)] = [
@@ -383,6 +383,7 @@ public enum SelfTest {
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"id\"", nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300), nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\"", nil),
+                ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\\", nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",", nil),
                 ("{\"type\":\"case\",\"pad\":[\"" + String(repeating: "x", count: 300) + "\",[1,2", nil),
                 ("{\"type\":\"case\",\"a\":\"v\"!\"id\":\"selftest/id-salvage/after-bang\"" + bad, nil),
