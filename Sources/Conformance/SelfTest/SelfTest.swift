@@ -159,12 +159,14 @@ public enum SelfTest {
             try p.expectResult("selftest/crlf", .rejected("unknown_format"), "R6.1-2")
         },
         SelfTestCheck("unknown-type", rules: ["R6.1-8"],
-                      "messages of two unknown types (one, shutdown_soon, beginning with shutdown) are ignored without an answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+                      "messages of three unknown types (shutdown_soon, beginning with shutdown, and cancel, sorting below case) are ignored without an answer; the next case is answered") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             try p.send("{\"type\":\"selftest_unknown_type\",\"id\":\"selftest/unknown-type#message\"}", "R6.1-8")
             // Sorts above "shutdown" and begins with it: a type compared by prefix or by order
             // ends the session here (a cosmic-ray survivor of pixie's runner, issue 25).
             try p.send("{\"type\":\"shutdown_soon\",\"id\":\"selftest/unknown-type#shutdown-soon\"}", "R6.1-8")
+            // Sorts below "case": a type compared by order is taken for a case here.
+            try p.send("{\"type\":\"cancel\",\"id\":\"selftest/unknown-type#cancel\"}", "R6.1-8")
             try p.send(caseLine("selftest/unknown-type"), "R6.1-8")
             try p.expectResult("selftest/unknown-type", .rejected("unknown_format"), "R6.1-8")
         },
@@ -366,12 +368,16 @@ public enum SelfTest {
         // that is not an object is not, and neither is anything past the line's end (each a
         // cosmic-ray survivor of pixie's scanner, issue 25).
         SelfTestCheck("id-salvage", rules: ["R6.3-9"],
-                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars and spaces are rejected under it; a nested id, a number id, an id followed by a comma instead of a colon, a line that is not an object, a member followed by no comma or by a byte after its closing bracket, a line cut inside a name, a string (right after a backslash too) or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
+                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars, an empty string, a string opening with an escape and spaces are rejected under it; a nested id, a number id, an id followed by a comma or = instead of a colon, a line that is not an object, a member followed by no comma or by a byte after its closing bracket, a line cut inside a name, a string (right after a backslash too) or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             let bad = ",\"input\":{\"a\":,}}"
             let probes: [(line: String, id: String?)] = [
                 ("{\"type\":\"case\",\"a\":{\"b\":[1,{\"c\":\"}]\"}],\"d\":\"][\"},\"id\":\"selftest/id-salvage/after-nested\"" + bad, "selftest/id-salvage/after-nested"),
                 ("{\"type\":\"case\",\"s\":\"a\\\"b\\\\\",\"id\":\"selftest/id-salvage/after-escapes\"" + bad, "selftest/id-salvage/after-escapes"),
+                // An empty string and one that opens with an escape: a scanner that steps two
+                // bytes past the opening quote ends both in the wrong place.
+                ("{\"type\":\"case\",\"e\":\"\",\"s\":\"\\\"x\",\"id\":\"selftest/id-salvage/after-empty-and-escape-first\"" + bad,
+                 "selftest/id-salvage/after-empty-and-escape-first"),
                 ("{\"n\":-1.5e3,\"t\":true,\"z\":null,\"e\":[],\"o\":{},\"id\":\"selftest/id-salvage/after-scalars\"" + bad, "selftest/id-salvage/after-scalars"),
                 ("{ \"type\" :\t\"case\" , \"id\" : \"selftest/id-salvage/spaces\" " + bad, "selftest/id-salvage/spaces"),
                 ("{\"type\":\"case\",\"id\":\"selftest\\/id-salvage\\u002fescaped\"" + bad, "selftest/id-salvage/escaped"),
@@ -380,6 +386,7 @@ public enum SelfTest {
                 ("{\"type\":\"case\",\"input\":{\"id\":\"selftest/id-salvage/nested\"},\"x\":,}", nil),
                 ("{\"type\":\"case\",\"id\":7" + bad, nil),
                 ("{\"type\":\"case\",\"id\",\"selftest/id-salvage/no-colon\"" + bad, nil),
+                ("{\"type\":\"case\",\"id\"=\"selftest/id-salvage/equals\"" + bad, nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"id\"", nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300), nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\"", nil),
