@@ -84,7 +84,10 @@ import Vectors
     if mode == "chatty":
         send({"type": "log", "text": "starting"})
     stdin = sys.stdin.buffer
-    first = stdin.readline()
+    # mode hello-no-limit: the first line is read whole, whatever its length.
+    first = stdin.readline() if mode == "hello-no-limit" else stdin.readline(MAX + 1)
+    if len(first) > MAX and not first.endswith(b"\n"):
+        sys.stderr.write("the first line is longer than 16 MiB\n"); sys.exit(2)
     try:
         hello = decode(first.rstrip(b"\n"))
     except (ValueError, RecursionError):
@@ -197,6 +200,7 @@ import Vectors
         ("silent-undecodable", "selftest/invalid-utf8", "no result for selftest/invalid-utf8 within"),
         ("lenient-surrogate", "selftest/unpaired-surrogate", "expected rejected with input_bad_value for selftest/unpaired-surrogate/high, got rejected with unknown_format (R6.3-6)"),
         ("versions-any-type", "selftest/not-hello-first", "a first line of type hello2 offering protocol_versions [1] was answered with"),
+        ("hello-no-limit", "selftest/hello-over-limit", "a hello padded to 16 MiB + 1 bytes was answered with"),
         ("versions-loose", "selftest/versions-not-integers", "a hello offering [1, true] was answered with"),
         ("shutdown-prefix", "selftest/unknown-type", "instead of answering selftest/unknown-type (R6.1-8)"),
         ("nesting-10001", "selftest/nesting-10001", "expected rejected with input_bad_value for selftest/nesting-10001, got rejected with unknown_format (R6.3-6"),
@@ -214,7 +218,7 @@ import Vectors
     @Test(arguments: mistakes.indices)
     func eachProtocolMistakeFailsItsCheck(_ i: Int) throws {
         let m = Self.mistakes[i]
-        let multiplier = m.check.hasPrefix("selftest/line-") || m.check.hasPrefix("selftest/crlf-") ? 1 : Self.multiplier
+        let multiplier = m.check.hasPrefix("selftest/line-") || m.check.hasPrefix("selftest/crlf-") || m.check.hasSuffix("-over-limit") ? 1 : Self.multiplier
         let r = try SelfTest.run(command: try Self.command(m.mode), timeoutMultiplier: multiplier, only: [m.check])
         let entry = try #require(r.entries.first { $0.check.id == m.check })
         #expect(!entry.passed, "\(m.mode): \(m.check) passed")

@@ -106,6 +106,19 @@ public enum SelfTest {
         // A first line that offers a version but whose type only begins with "hello" (and sorts
         // above it): a testee that looks only for protocol_versions, or compares the type by
         // prefix or order, answers it (cosmic-ray survivors of pixie's runner, issue 25).
+        // The runner's hello followed by spaces up to 16 MiB + 1 bytes: a testee that reads its
+        // first line without the limit, or acts on the kept prefix, opens the session (a
+        // cosmic-ray survivor of pixie's runner, issue 25).
+        SelfTestCheck("hello-over-limit", rules: ["R6.2-1", "R6.1-4"],
+                      "a hello padded with spaces to 16 MiB + 1 bytes gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
+            let hello = Array("{\"type\":\"hello\",\"protocol_versions\":[1]}".utf8)
+            try p.sendBytes(hello + [UInt8](repeating: 0x20, count: RunnerProtocol.maxLineBytes + 1 - hello.count) + [0x0a], "R6.1-4")
+            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
+                throw SelfTestFailure("a hello padded to 16 MiB + 1 bytes was answered with \(ProtocolViolation("", line: l).line); a line over 16 MiB is never acted on (R6.1-4, R6.2-1)")
+            }
+            try p.expectExit(zero: false, within: p.exitGrace, after: "a first line of 16 MiB + 1 bytes", "R6.2-1")
+            try p.expectStderr("R6.2-1")
+        },
         SelfTestCheck("not-hello-first", rules: ["R6.2-1", "R6.1-6"],
                       "a first line {\"type\":\"hello2\",\"protocol_versions\":[1]} gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
             try p.send("{\"type\":\"hello2\",\"protocol_versions\":[1]}", "R6.2-1")
@@ -322,13 +335,15 @@ public enum SelfTest {
             try p.send(caseLine("selftest/line-over-limit/next"), "R6.1-4")
             try p.expectResult("selftest/line-over-limit/next", .rejected("unknown_format"), "R6.1-4")
         },
-        // The bytes past the limit hold a whole case message: a reader that stops at 16 MiB + 1
-        // and takes the rest as the next line answers it (a cosmic-ray survivor of pixie's
-        // runner, issue 25; the +1 line above leaves only its \n behind, which shows nothing).
+        // The bytes past the limit are 2 MiB of spaces and a whole case message: a reader that
+        // stops at 16 MiB + 1, or reads on for a chunk or two and takes the rest as the next
+        // line, answers it, since JSON allows the spaces before it wherever the cut falls
+        // (cosmic-ray survivors of pixie's runner, issue 25; the +1 line above leaves only its
+        // \n behind, which shows nothing).
         SelfTestCheck("line-over-limit-tail", rules: ["R6.1-4", "R6.3-5"],
-                      "a case line of 16 MiB + 1 byte that goes on with a whole case message before its \\n is rejected with input_bad_length; the message inside it gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
+                      "a case line of 16 MiB + 1 byte that goes on with 2 MiB of spaces and a whole case message before its \\n is rejected with input_bad_length; the message inside it gets no answer; the next case is answered") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
-            let inside = Array(caseLine("selftest/line-over-limit-tail/inside").utf8)
+            let inside = [UInt8](repeating: 0x20, count: 2 << 20) + Array(caseLine("selftest/line-over-limit-tail/inside").utf8)
             try p.sendBytes(paddedCaseLine("selftest/line-over-limit-tail", length: RunnerProtocol.maxLineBytes + 1) + inside + [0x0a], "R6.1-4")
             try p.expectResult("selftest/line-over-limit-tail", .rejected("input_bad_length"), "R6.3-5")
             try p.send(caseLine("selftest/line-over-limit-tail/next"), "R6.1-4")
