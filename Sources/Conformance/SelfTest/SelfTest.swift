@@ -383,7 +383,7 @@ public enum SelfTest {
         // that is not an object is not, and neither is anything past the line's end (each a
         // cosmic-ray survivor of pixie's scanner, issue 25).
         SelfTestCheck("id-salvage", rules: ["R6.3-9"],
-                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars, an empty string, a string opening with an escape and spaces are rejected under it; a nested id, a number id, an id followed by a comma or = instead of a colon, a line that is not an object, a member followed by no comma or by a byte after its closing bracket, a line cut inside a name, a string (right after a backslash too) or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
+                      "undecodable lines whose top-level id is found past nested values, strings with brackets and escapes, scalars, an empty string, a string opening with an escape and spaces are rejected under it; a nested id, a number id, an id string with an escape JSON lacks, an id followed by a comma or = instead of a colon, a line that is not an object, a member followed by no comma or by a byte after its closing bracket, a line cut inside a name, a string (right after a backslash too) or a nested value, or right after a value or a comma, get no answer") { p, _ throws(SelfTestFailure) in
             _ = try p.handshake()
             let bad = ",\"input\":{\"a\":,}}"
             let probes: [(line: String, id: String?)] = [
@@ -393,13 +393,14 @@ public enum SelfTest {
                 // bytes past the opening quote ends both in the wrong place.
                 ("{\"type\":\"case\",\"e\":\"\",\"s\":\"\\\"x\",\"id\":\"selftest/id-salvage/after-empty-and-escape-first\"" + bad,
                  "selftest/id-salvage/after-empty-and-escape-first"),
-                ("{\"n\":-1.5e3,\"t\":true,\"z\":null,\"e\":[],\"o\":{},\"id\":\"selftest/id-salvage/after-scalars\"" + bad, "selftest/id-salvage/after-scalars"),
+                ("{\"n\":-1.5e3,\"p\":1e+3,\"t\":true,\"z\":null,\"e\":[],\"o\":{},\"id\":\"selftest/id-salvage/after-scalars\"" + bad, "selftest/id-salvage/after-scalars"),
                 ("{ \"type\" :\t\"case\" , \"id\" : \"selftest/id-salvage/spaces\" " + bad, "selftest/id-salvage/spaces"),
                 ("{\"type\":\"case\",\"id\":\"selftest\\/id-salvage\\u002fescaped\"" + bad, "selftest/id-salvage/escaped"),
                 ("[\"id\":\"selftest/id-salvage/array\"" + bad, nil),
                 ("~\"id\":\"selftest/id-salvage/not-object\"" + bad, nil),
                 ("{\"type\":\"case\",\"input\":{\"id\":\"selftest/id-salvage/nested\"},\"x\":,}", nil),
                 ("{\"type\":\"case\",\"id\":7" + bad, nil),
+                ("{\"type\":\"case\",\"id\":\"selftest/id-salvage/bad-escape\\q\"" + bad, nil),
                 ("{\"type\":\"case\",\"id\",\"selftest/id-salvage/no-colon\"" + bad, nil),
                 ("{\"type\":\"case\",\"id\"=\"selftest/id-salvage/equals\"" + bad, nil),
                 ("{\"type\":\"case\",\"pad\":\"" + String(repeating: "x", count: 300) + "\",\"id\"", nil),
