@@ -79,11 +79,7 @@ public enum SelfTest {
         SelfTestCheck("version-refused", rules: ["R6.2-3"],
                       "a hello offering only [99] gets no hello, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
             try p.hello(offering: [99])
-            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
-                throw SelfTestFailure("offered only [99], the testee answered \(ProtocolViolation("", line: l).line); it must write nothing and exit non-zero (R6.2-3)")
-            }
-            try p.expectExit(zero: false, within: p.exitGrace, after: "a hello offering only version 99", "R6.2-3")
-            try p.expectStderr("R6.2-3")
+            try p.expectRefusal(after: "a hello offering only version 99", "R6.2-3") { "offered only [99], the testee answered \($0); it must write nothing and exit non-zero (R6.2-3)" }
         },
         SelfTestCheck("case-before-hello", rules: ["R6.2-1", "R6.1-6"],
                       "a case (offering protocol_versions [1] too) as the first line gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
@@ -91,24 +87,13 @@ public enum SelfTest {
             // type with hello by order ("case" sorts below it), would open the session (a
             // cosmic-ray survivor of pixie's runner, issue 25).
             try p.send(caseLine("selftest/case-before-hello", extra: "\"protocol_versions\":[1],"), "R6.2-1")
-            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
-                throw SelfTestFailure("a case sent before the hello was answered with \(ProtocolViolation("", line: l).line); nothing may be written before the hello (R6.2-1)")
-            }
-            try p.expectExit(zero: false, within: p.exitGrace, after: "a case as the first line", "R6.2-1")
-            try p.expectStderr("R6.2-1")
+            try p.expectRefusal(after: "a case as the first line", "R6.2-1") { "a case sent before the hello was answered with \($0); nothing may be written before the hello (R6.2-1)" }
         },
         SelfTestCheck("garbage-before-hello", rules: ["R6.2-1"],
                       "a first line that is not JSON gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
             try p.send("hello, testee", "R6.2-1")
-            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
-                throw SelfTestFailure("a first line that is not JSON was answered with \(ProtocolViolation("", line: l).line) (R6.2-1)")
-            }
-            try p.expectExit(zero: false, within: p.exitGrace, after: "a first line that is not JSON", "R6.2-1")
-            try p.expectStderr("R6.2-1")
+            try p.expectRefusal(after: "a first line that is not JSON", "R6.2-1") { "a first line that is not JSON was answered with \($0) (R6.2-1)" }
         },
-        // A first line that offers a version but whose type only begins with "hello" (and sorts
-        // above it): a testee that looks only for protocol_versions, or compares the type by
-        // prefix or order, answers it (cosmic-ray survivors of pixie's runner, issue 25).
         // The runner's hello followed by spaces up to 16 MiB + 1 bytes: a testee that reads its
         // first line without the limit, or acts on the kept prefix, opens the session (a
         // cosmic-ray survivor of pixie's runner, issue 25).
@@ -116,20 +101,15 @@ public enum SelfTest {
                       "a hello padded with spaces to 16 MiB + 1 bytes gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
             let hello = Array("{\"type\":\"hello\",\"protocol_versions\":[1]}".utf8)
             try p.sendBytes(hello + [UInt8](repeating: 0x20, count: RunnerProtocol.maxLineBytes + 1 - hello.count) + [0x0a], "R6.1-4")
-            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
-                throw SelfTestFailure("a hello padded to 16 MiB + 1 bytes was answered with \(ProtocolViolation("", line: l).line); a line over 16 MiB is never acted on (R6.1-4, R6.2-1)")
-            }
-            try p.expectExit(zero: false, within: p.exitGrace, after: "a first line of 16 MiB + 1 bytes", "R6.2-1")
-            try p.expectStderr("R6.2-1")
+            try p.expectRefusal(after: "a first line of 16 MiB + 1 bytes", "R6.2-1") { "a hello padded to 16 MiB + 1 bytes was answered with \($0); a line over 16 MiB is never acted on (R6.1-4, R6.2-1)" }
         },
+        // A first line that offers a version but whose type only begins with "hello" (and sorts
+        // above it): a testee that looks only for protocol_versions, or compares the type by
+        // prefix or order, answers it (cosmic-ray survivors of pixie's runner, issue 25).
         SelfTestCheck("not-hello-first", rules: ["R6.2-1", "R6.1-6"],
                       "a first line {\"type\":\"hello2\",\"protocol_versions\":[1]} gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
             try p.send("{\"type\":\"hello2\",\"protocol_versions\":[1]}", "R6.2-1")
-            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
-                throw SelfTestFailure("a first line of type hello2 offering protocol_versions [1] was answered with \(ProtocolViolation("", line: l).line); only a message of type hello opens the session (R6.2-1)")
-            }
-            try p.expectExit(zero: false, within: p.exitGrace, after: "a first line of type hello2", "R6.2-1")
-            try p.expectStderr("R6.2-1")
+            try p.expectRefusal(after: "a first line of type hello2", "R6.2-1") { "a first line of type hello2 offering protocol_versions [1] was answered with \($0); only a message of type hello opens the session (R6.2-1)" }
         },
         // R6.2-1's "array of integers", item by item: a reader that checks only that the array
         // holds the version it speaks, or takes true for an integer as Python's isinstance
@@ -137,11 +117,7 @@ public enum SelfTest {
         SelfTestCheck("versions-not-integers", rules: ["R6.2-1"],
                       "a hello offering [1, true] gets nothing on stdout, a line on stderr and a non-zero exit") { p, _ throws(SelfTestFailure) in
             try p.send("{\"type\":\"hello\",\"protocol_versions\":[1,true]}", "R6.2-1")
-            if let e = p.process.nextLine(deadline: Date(timeIntervalSinceNow: p.handshakeTimeout)), case .line(let l) = e {
-                throw SelfTestFailure("a hello offering [1, true] was answered with \(ProtocolViolation("", line: l).line); protocol_versions must be an array of integers (R6.2-1)")
-            }
-            try p.expectExit(zero: false, within: p.exitGrace, after: "a hello offering [1, true]", "R6.2-1")
-            try p.expectStderr("R6.2-1")
+            try p.expectRefusal(after: "a hello offering [1, true]", "R6.2-1") { "a hello offering [1, true] was answered with \($0); protocol_versions must be an array of integers (R6.2-1)" }
         },
         SelfTestCheck("unknown-format", rules: ["R6.3-1", "R6.3-2", "R6.3-4", "R6.3-7"], twoFaults: true,
                       "a case of an unknown format and an unknown op is rejected with unknown_format, once") { p, _ throws(SelfTestFailure) in

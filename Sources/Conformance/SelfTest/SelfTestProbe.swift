@@ -124,6 +124,17 @@ final class SelfTestProbe: @unchecked Sendable {
         }
     }
 
+    /// How a testee refuses its first line (R6.2-1, R6.2-3): nothing on stdout within the hello
+    /// wait, then a non-zero exit and a line on stderr. `answered` words the failure when a line
+    /// came, from that line as a diagnostic shows it.
+    func expectRefusal(after what: String, _ rule: String, answered: (String) -> String) throws(SelfTestFailure) {
+        if let e = process.nextLine(deadline: Date(timeIntervalSinceNow: handshakeTimeout)), case .line(let l) = e {
+            throw SelfTestFailure(answered(ProtocolViolation("", line: l).line))
+        }
+        try expectExit(zero: false, within: exitGrace, after: what, rule)
+        try expectStderr(rule)
+    }
+
     /// The testee must end by itself within `timeout` with an exit status that is 0 (`zero`) or
     /// not 0, having written nothing more to stdout.
     func expectExit(zero: Bool, within timeout: Double, after what: String, _ rule: String) throws(SelfTestFailure) {
